@@ -1,0 +1,56 @@
+package dev.mcpx.protocol;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The one JSON mapper mcpx uses, and small tree builders. */
+public final class Json {
+
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+    private Json() {
+    }
+
+    public static JsonMapper mapper() {
+        return MAPPER;
+    }
+
+    public static ObjectNode object() {
+        return JsonNodeFactory.instance.objectNode();
+    }
+
+    public static ArrayNode array() {
+        return JsonNodeFactory.instance.arrayNode();
+    }
+
+    /** Parses JSON text into a tree; throws {@link JacksonException} when it is not JSON. */
+    public static JsonNode parse(String text) {
+        return MAPPER.readTree(text);
+    }
+
+    public static String write(JsonNode node) {
+        return MAPPER.writeValueAsString(node);
+    }
+
+    /** The string at {@code field}, or null when absent or not a string. */
+    public static String text(JsonNode node, String field) {
+        if (node == null) {
+            return null;
+        }
+        JsonNode value = node.get(field);
+        return value != null && value.isString() ? value.asString() : null;
+    }
+
+    /** The object at {@code field}, or null when absent or not an object. */
+    public static ObjectNode objectAt(JsonNode node, String field) {
+        if (node == null) {
+            return null;
+        }
+        JsonNode value = node.get(field);
+        return value instanceof ObjectNode object ? object : null;
+    }
+}
