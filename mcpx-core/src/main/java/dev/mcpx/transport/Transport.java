@@ -1,0 +1,56 @@
+package dev.mcpx.transport;
+
+import dev.mcpx.protocol.ProtocolVersion;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Moves messages between mcpx and one upstream. A transport knows framing, HTTP and headers;
+ * it knows no handshake, retries or ids (that is the client's job).
+ *
+ * <p>Everything that arrives (messages, per-request stream failures, the transport's death) is
+ * delivered as a {@link TransportEvent} to the consumer given to {@link #start}.
+ */
+public interface Transport extends AutoCloseable {
+
+    /** Opens the connection (spawns the process, ...). Events go to {@code events} from now on. */
+    void start(Consumer<TransportEvent> events);
+
+    /**
+     * Sends one message. Returns once the message is handed over (stdio) or the upstream has
+     * accepted it (HTTP status received); responses arrive as events.
+     *
+     * @throws dev.mcpx.protocol.McpException the typed reason the message was not accepted
+     */
+    void send(Outbound outbound);
+
+    /**
+     * The client finished a legacy handshake at {@code version}: HTTP transports send it in
+     * {@code MCP-Protocol-Version} from now on and open their listen stream.
+     */
+    default void handshakeCompleted(ProtocolVersion version) {
+    }
+
+    /** The legacy session id the upstream issued, if any. */
+    default Optional<String> sessionId() {
+        return Optional.empty();
+    }
+
+    /**
+     * Forgets {@code sessionId} if it is still the current one, and stops that session's listen
+     * stream. A stale id (already replaced by a newer session) is ignored.
+     */
+    default void expireSession(String sessionId) {
+    }
+
+    /** Who the upstream is, for logs and status: a command line or a URL, never secrets. */
+    String description();
+
+    /** The OS process id of a stdio upstream, if any. */
+    default Optional<Long> pid() {
+        return Optional.empty();
+    }
+
+    @Override
+    void close();
+}

@@ -1,0 +1,30 @@
+package dev.mcpx.transport;
+
+import dev.mcpx.protocol.JsonRpcMessage;
+import dev.mcpx.protocol.MalformedMessageException;
+import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.RequestId;
+
+/** What a transport reports to its client. */
+public sealed interface TransportEvent {
+
+    /** A well-formed message from the upstream. */
+    record Received(JsonRpcMessage message) implements TransportEvent {
+    }
+
+    /** Something arrived that is not a JSON-RPC message; it is dropped, the connection lives on. */
+    record Undecodable(String excerpt, MalformedMessageException error) implements TransportEvent {
+    }
+
+    /** The stream that was to carry the response to {@code id} failed; the request gets {@code error}. */
+    record RequestFailed(RequestId id, McpException error) implements TransportEvent {
+    }
+
+    /** The upstream dropped a legacy session outside any request (e.g. the listen stream got 404). */
+    record SessionExpired(String sessionId) implements TransportEvent {
+    }
+
+    /** The transport is dead (process exited, connection closed): every pending request fails. */
+    record Closed(McpException cause) implements TransportEvent {
+    }
+}
