@@ -39,6 +39,7 @@ public final class LegacyHttpUpstream implements AutoCloseable {
     private final List<Long> cutTimes = new CopyOnWriteArrayList<>();
     private final AtomicInteger initializeCount = new AtomicInteger();
     private final AtomicInteger cutsLeft = new AtomicInteger();
+    private final AtomicInteger listenConnections = new AtomicInteger();
     private volatile long cutRetryMillis = -1;
     private volatile ResponseMode responseMode = ResponseMode.JSON;
     private volatile SessionLossAnswer sessionLossAnswer = SessionLossAnswer.NOT_FOUND;
@@ -154,7 +155,7 @@ public final class LegacyHttpUpstream implements AutoCloseable {
 
     /**
      * The next {@code count} SSE response streams end right after their priming event (which
-     * carries {@code retry: retryMillis}), before the response; the request still runs, and its
+     * carries {@code retry: retryMillis}, or no retry field when negative), before the response; the request still runs, and its
      * response is replayed to a GET with {@code Last-Event-ID}.
      */
     public void cutNextStreams(int count, long retryMillis) {
@@ -224,10 +225,9 @@ public final class LegacyHttpUpstream implements AutoCloseable {
         return Set.copyOf(sessions.keySet());
     }
 
-    /** How many listen streams (GET without Last-Event-ID) are open. */
-    public long openListenStreams() {
-        return sessions.values().stream().map(FakeSession::listenStreamIfOpen)
-                .filter(l -> l != null && !l.finished()).count();
+    /** How many listen streams (GET without Last-Event-ID) are connected right now. */
+    public int openListenStreams() {
+        return listenConnections.get();
     }
 
     // ---- for the handler
@@ -248,9 +248,18 @@ public final class LegacyHttpUpstream implements AutoCloseable {
         initializeCount.incrementAndGet();
     }
 
-    /** Whether the stream about to open is cut, and with which retry; -1 when not. */
-    long takeCut() {
-        return cutsLeft.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0 ? Math.max(0, cutRetryMillis) : -1;
+    /** Whether the stream about to open is to be cut. */
+    boolean takeCut() {
+        return cutsLeft.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
+    }
+
+    /** The {@code retry:} a cut stream announces; negative for none. */
+    long cutRetryMillis() {
+        return cutRetryMillis;
+    }
+
+    AtomicInteger listenConnections() {
+        return listenConnections;
     }
 
     void recordCut() {

@@ -141,7 +141,7 @@ final class StreamableHandler extends Handler.Abstract {
                                   String sessionHeader, Response response, Callback callback) throws IOException {
         EventLog log = session.newStream();
         EventLog.Event priming = log.append("");
-        long cutRetry = upstream.takeCut();
+        boolean cut = upstream.takeCut();
         FakeCatalogue.Exchange exchange = exchange(session, log);
         Thread.ofVirtual().name("legacy-upstream-request").start(() -> {
             ObjectNode answer = respond(id, () -> work.apply(exchange));
@@ -149,8 +149,8 @@ final class StreamableHandler extends Handler.Abstract {
             log.finish();
         });
         SseResponse sse = SseResponse.open(response, sessionHeader);
-        if (cutRetry >= 0) {
-            sse.write(priming, cutRetry);
+        if (cut) {
+            sse.write(priming, upstream.cutRetryMillis());
             sse.end();
             upstream.recordCut();
             callback.succeeded();
@@ -187,7 +187,12 @@ final class StreamableHandler extends Handler.Abstract {
         EventLog listen = session.listenStream();
         EventLog.Event priming = listen.append("");
         int from = EventLog.indexAfter(priming.id()) - 1;
-        pump(listen, from, SseResponse.open(response, null), response, callback);
+        upstream.listenConnections().incrementAndGet();
+        try {
+            pump(listen, from, SseResponse.open(response, null), response, callback);
+        } finally {
+            upstream.listenConnections().decrementAndGet();
+        }
     }
 
     private void resume(FakeSession session, String lastEventId, Response response, Callback callback)
