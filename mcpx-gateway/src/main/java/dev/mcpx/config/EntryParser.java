@@ -1,5 +1,6 @@
 package dev.mcpx.config;
 
+import dev.mcpx.client.Reissue;
 import dev.mcpx.transport.UpstreamEndpoint;
 import dev.mcpx.transport.UpstreamEndpoint.HttpKind;
 import java.net.URI;
@@ -154,11 +155,11 @@ final class EntryParser {
         return prefix;
     }
 
-    private static Map<String, ReissuePolicy> reissue(ObjectNode entry, Fields fields) {
-        Map<String, ReissuePolicy> out = new LinkedHashMap<>();
+    private static Map<String, Reissue> reissue(ObjectNode entry, Fields fields) {
+        Map<String, Reissue> out = new LinkedHashMap<>();
         fields.stringMap(entry, "reissue").forEach((tool, policy) -> out.put(tool, switch (policy) {
-            case "always" -> ReissuePolicy.ALWAYS;
-            case "never" -> ReissuePolicy.NEVER;
+            case "always" -> Reissue.ALWAYS;
+            case "never" -> Reissue.NEVER;
             default -> throw fields.problem("\"reissue." + tool + "\" must be \"always\" or \"never\", not \"" + policy + "\"");
         }));
         return out;

@@ -1,5 +1,6 @@
 package dev.mcpx.config;
 
+import dev.mcpx.client.Reissue;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.time.Duration;
 import java.util.Map;
@@ -17,7 +18,7 @@ import java.util.Map;
  * @param enabled        false: listed in the config but not started
  */
 public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String prefix,
-                             Map<String, ReissuePolicy> reissue, Duration requestTimeout,
+                             Map<String, Reissue> reissue, Duration requestTimeout,
                              Duration startTimeout, boolean enabled) {
 
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);

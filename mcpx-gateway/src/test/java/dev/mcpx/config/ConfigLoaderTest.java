@@ -1,5 +1,6 @@
 package dev.mcpx.config;
 
+import dev.mcpx.client.Reissue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -55,7 +56,7 @@ class ConfigLoaderTest {
         UpstreamConfig careful = config.upstream("careful").orElseThrow();
         assertThat(((UpstreamEndpoint.Http) careful.endpoint()).kind()).isEqualTo(HttpKind.STREAMABLE);
         assertThat(careful.reissue()).containsExactlyInAnyOrderEntriesOf(
-                Map.of("delete_file", ReissuePolicy.NEVER, "get_weather", ReissuePolicy.ALWAYS));
+                Map.of("delete_file", Reissue.NEVER, "get_weather", Reissue.ALWAYS));
         assertThat(careful.prefix()).isEqualTo("careful");
         assertThat(careful.requestTimeout()).isEqualTo(UpstreamConfig.DEFAULT_REQUEST_TIMEOUT);
         assertThat(config.token()).isEmpty();
