@@ -1,5 +1,6 @@
 package dev.mcpx.config;
 
+import dev.mcpx.client.McpClient;
 import dev.mcpx.client.Reissue;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.time.Duration;
@@ -32,6 +33,16 @@ public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String pref
     public static UpstreamConfig of(String name, UpstreamEndpoint endpoint) {
         return new UpstreamConfig(name, endpoint, Prefixes.defaultFor(name), Map.of(),
                 DEFAULT_REQUEST_TIMEOUT, DEFAULT_START_TIMEOUT, true);
+    }
+
+    /** A client for this upstream with its name, timeouts and re-issue overrides applied. */
+    public McpClient.Builder clientBuilder() {
+        return McpClient.builder(endpoint).name(name).requestTimeout(requestTimeout).reissue(reissue);
+    }
+
+    /** The name hosts see for one of this upstream's tools or prompts. */
+    public String exposedName(String original) {
+        return prefix.isEmpty() ? original : prefix + "__" + original;
     }
 
     /** "stdio", "http" or "sse": the transport family, as {@code /status} shows it. */
