@@ -18,6 +18,7 @@ import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.transport.Outbound;
 import dev.mcpx.transport.Transport;
 import dev.mcpx.transport.TransportEvent;
+import dev.mcpx.transport.TransportKind;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.io.IOException;
 import java.io.InputStream;
@@ -173,6 +174,11 @@ final class LegacyHttpTransport implements Transport {
             listenStream.stop();
             listenStream = null;
         }
+    }
+
+    @Override
+    public TransportKind kind() {
+        return TransportKind.STREAMABLE_HTTP;
     }
 
     @Override
