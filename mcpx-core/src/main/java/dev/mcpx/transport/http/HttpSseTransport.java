@@ -11,6 +11,7 @@ import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.transport.Outbound;
 import dev.mcpx.transport.Transport;
 import dev.mcpx.transport.TransportEvent;
+import dev.mcpx.transport.TransportKind;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.io.IOException;
 import java.io.InputStream;
@@ -160,6 +161,11 @@ final class HttpSseTransport implements Transport {
             return;
         }
         throw new HttpStatusException(response.statusCode(), body);
+    }
+
+    @Override
+    public TransportKind kind() {
+        return TransportKind.HTTP_SSE;
     }
 
     @Override

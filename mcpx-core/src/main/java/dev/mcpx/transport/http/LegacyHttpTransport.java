@@ -18,6 +18,7 @@ import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.transport.Outbound;
 import dev.mcpx.transport.Transport;
 import dev.mcpx.transport.TransportEvent;
+import dev.mcpx.transport.TransportKind;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.io.IOException;
 import java.io.InputStream;
@@ -173,6 +174,22 @@ final class LegacyHttpTransport implements Transport {
             listenStream.stop();
             listenStream = null;
         }
+    }
+
+    /**
+     * Legacy streams do not mean cancellation when they close (spec: disconnection is not
+     * cancellation), so the client still sends {@code notifications/cancelled}; the transport
+     * only stops reading the abandoned request's stream.
+     */
+    @Override
+    public boolean abandon(RequestId id) {
+        responseStreams.stream().filter(stream -> stream.answers(id)).forEach(ResponseStream::stop);
+        return false;
+    }
+
+    @Override
+    public TransportKind kind() {
+        return TransportKind.STREAMABLE_HTTP;
     }
 
     @Override

@@ -148,7 +148,11 @@ public final class LegacyHttpUpstream implements AutoCloseable {
         endAllSessions();
     }
 
-    /** Every request that carries a session id gets 404 from now on; initialize still works. */
+    /**
+     * From now on every JSON-RPC request and GET that carries a session id gets 404, while
+     * {@code initialize} still creates sessions and notifications are still accepted: a server
+     * that keeps handing out sessions it then refuses.
+     */
     public void answer404Forever(boolean on) {
         this.answer404Forever = on;
     }

@@ -71,7 +71,8 @@ final class StreamableHandler extends Handler.Abstract {
             initialize(message, response, callback);
             return;
         }
-        if (sessionHeader != null && upstream.answer404Forever()) {
+        boolean isRequest = method != null && id != null && !id.isNull();
+        if (sessionHeader != null && isRequest && upstream.answer404Forever()) {
             sessionLost(response, callback, LegacyHttpUpstream.SessionLossAnswer.NOT_FOUND);
             return;
         }
