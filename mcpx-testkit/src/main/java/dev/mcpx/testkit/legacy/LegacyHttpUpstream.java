@@ -45,6 +45,7 @@ public final class LegacyHttpUpstream implements AutoCloseable {
     private volatile SessionLossAnswer sessionLossAnswer = SessionLossAnswer.NOT_FOUND;
     private volatile boolean listenStreamEnabled = true;
     private volatile boolean answer404Forever;
+    private volatile boolean refuseInitialize;
     private volatile boolean replayOnResume = true;
     private volatile boolean running;
     private Server server;
@@ -155,6 +156,11 @@ public final class LegacyHttpUpstream implements AutoCloseable {
      */
     public void answer404Forever(boolean on) {
         this.answer404Forever = on;
+    }
+
+    /** When on, {@code initialize} itself gets 404 (and no session), like a server gone wrong. */
+    public void refuseInitialize(boolean on) {
+        this.refuseInitialize = on;
     }
 
     /**
@@ -284,6 +290,10 @@ public final class LegacyHttpUpstream implements AutoCloseable {
 
     boolean answer404Forever() {
         return answer404Forever;
+    }
+
+    boolean refuseInitialize() {
+        return refuseInitialize;
     }
 
     boolean replayOnResume() {

@@ -67,6 +67,10 @@ final class StreamableHandler extends Handler.Abstract {
         record(request, method, id == null || id.isNull() ? null : id.toString());
         String sessionHeader = request.getHeaders().get("Mcp-Session-Id");
 
+        if ("initialize".equals(method) && upstream.refuseInitialize()) {
+            plain(response, callback, 404, "Not Found");
+            return;
+        }
         if ("initialize".equals(method)) {
             initialize(message, response, callback);
             return;
