@@ -369,10 +369,10 @@ public final class McpClient implements AutoCloseable {
         if (reinitialized) {
             counters.reinitializations.incrementAndGet();
             log.info("{}: upstream forgot session {}; re-initialized, session generation {}", name, deadSessionId, sessions.generation());
-            for (CatalogueKind kind : CatalogueKind.values()) {
-                invalidate(kind);
-            }
             emit(new ClientEvent.Reinitialized(sessions.generation()));
+            for (CatalogueKind kind : CatalogueKind.values()) {
+                listChanged(kind);
+            }
         }
     }
 
