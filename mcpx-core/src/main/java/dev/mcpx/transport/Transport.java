@@ -1,6 +1,7 @@
 package dev.mcpx.transport;
 
 import dev.mcpx.protocol.ProtocolVersion;
+import dev.mcpx.protocol.RequestId;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -42,6 +43,17 @@ public interface Transport extends AutoCloseable {
      */
     default void expireSession(String sessionId) {
     }
+
+    /**
+     * The client stopped waiting for {@code id} (cancelled or timed out). Returns true when the
+     * transport's own action is the cancellation signal (modern HTTP closes the response
+     * stream); otherwise the client sends {@code notifications/cancelled}.
+     */
+    default boolean abandon(RequestId id) {
+        return false;
+    }
+
+    TransportKind kind();
 
     /** Who the upstream is, for logs and status: a command line or a URL, never secrets. */
     String description();

@@ -1,0 +1,28 @@
+package dev.mcpx.client;
+
+import dev.mcpx.protocol.McpException;
+import tools.jackson.databind.node.ObjectNode;
+
+/** What a client tells its embedding code about the upstream, outside any one request. */
+public sealed interface ClientEvent {
+
+    /** A list changed upstream ({@code list_changed}, or a re-initialize invalidated it). */
+    record ListChanged(CatalogueKind kind) implements ClientEvent {
+    }
+
+    /** {@code notifications/resources/updated} for a subscribed resource. */
+    record ResourceUpdated(ObjectNode params) implements ClientEvent {
+    }
+
+    /** A log message from the upstream ({@code notifications/message}). */
+    record Log(ObjectNode params) implements ClientEvent {
+    }
+
+    /** The session was replaced after the upstream restarted (recovery Phase 1). */
+    record Reinitialized(long generation) implements ClientEvent {
+    }
+
+    /** The connection is gone for good (e.g. the stdio child exited). */
+    record Closed(McpException cause) implements ClientEvent {
+    }
+}

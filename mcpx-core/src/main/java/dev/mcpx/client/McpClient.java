@@ -1,0 +1,815 @@
+package dev.mcpx.client;
+
+import dev.mcpx.client.PendingRequests.Waiter;
+import dev.mcpx.client.TransportOpener.Wire;
+import dev.mcpx.protocol.Era;
+import dev.mcpx.protocol.ErrorCodes;
+import dev.mcpx.protocol.HttpStatusException;
+import dev.mcpx.protocol.Json;
+import dev.mcpx.protocol.JsonRpcCodec;
+import dev.mcpx.protocol.JsonRpcError;
+import dev.mcpx.protocol.JsonRpcMessage;
+import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
+import dev.mcpx.protocol.JsonRpcMessage.Notification;
+import dev.mcpx.protocol.JsonRpcMessage.Request;
+import dev.mcpx.protocol.JsonRpcMessage.Result;
+import dev.mcpx.protocol.McpErrorException;
+import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.MetaKeys;
+import dev.mcpx.protocol.Methods;
+import dev.mcpx.protocol.ProtocolVersion;
+import dev.mcpx.protocol.RequestCancelledException;
+import dev.mcpx.protocol.RequestId;
+import dev.mcpx.protocol.RequestTimeoutException;
+import dev.mcpx.protocol.SessionExpiredException;
+import dev.mcpx.protocol.StreamLostException;
+import dev.mcpx.protocol.ToolDescriptor;
+import dev.mcpx.protocol.UpstreamUnavailableException;
+import dev.mcpx.transport.Outbound;
+import dev.mcpx.transport.Transport;
+import dev.mcpx.transport.TransportEvent;
+import dev.mcpx.transport.TransportKind;
+import dev.mcpx.transport.UpstreamEndpoint;
+import dev.mcpx.transport.http.LegacyHttpTransports;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A connection to one MCP upstream, in either era. Blocking API: call it from as many (virtual)
+ * threads as you like. Every request passes through one choke point, {@link #request}, where
+ * both recoveries live: a legacy session that died is re-initialized once and the request
+ * retried once (Phase 1); a modern response stream that broke is re-issued once when a repeat
+ * is known to be harmless (Phase 2).
+ */
+public final class McpClient implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(McpClient.class);
+
+    private final String name;
+    private final UpstreamEndpoint endpoint;
+    private final Transport givenTransport;
+    private final TransportOpener opener;
+    private final ObjectNode clientInfo;
+    private final ObjectNode capabilities;
+    private final Duration requestTimeout;
+    private final Duration probeTimeout;
+    private final ServerRequestHandler serverRequests;
+    private final Consumer<ClientEvent> events;
+    private final ReissuePolicy reissuePolicy;
+    private final ProtocolVersion pinnedVersion;
+
+    private final PendingRequests pending = new PendingRequests();
+    private final SessionRecovery sessions = new SessionRecovery();
+    private final ListCache lists = new ListCache();
+    private final ClientCounters counters = new ClientCounters();
+    private final AtomicLong ids = new AtomicLong();
+    private final Map<String, ToolDescriptor> toolsByName = new ConcurrentHashMap<>();
+
+    private volatile Transport transport;
+    private volatile ServerDescription server;
+    private volatile McpException closedBy;
+    private volatile boolean closed;
+
+    private McpClient(Builder builder) {
+        this.name = builder.name;
+        this.endpoint = builder.endpoint;
+        this.givenTransport = builder.transport;
+        this.opener = new TransportOpener(builder.maxMessageChars);
+        this.clientInfo = Json.object().put("name", builder.clientName).put("version", builder.clientVersion);
+        this.capabilities = builder.capabilities.deepCopy();
+        this.requestTimeout = builder.requestTimeout;
+        this.probeTimeout = builder.probeTimeout;
+        this.serverRequests = builder.serverRequests;
+        this.events = builder.events;
+        this.reissuePolicy = new ReissuePolicy(builder.reissue);
+        this.pinnedVersion = builder.protocolVersion;
+    }
+
+    public static Builder builder(UpstreamEndpoint endpoint) {
+        return new Builder(endpoint, null);
+    }
+
+    /** A client on a transport the caller made; the era is detected as on stdio. */
+    public static Builder builder(Transport transport) {
+        return new Builder(null, transport);
+    }
+
+    /**
+     * Opens the transport and agrees on an era and version: a {@code server/discover} probe
+     * first; a legacy {@code initialize} when the upstream is not modern.
+     */
+    public synchronized McpClient connect() {
+        if (server != null) {
+            return this;
+        }
+        if (givenTransport != null) {
+            connectOn(givenTransport);
+        } else if (endpoint instanceof UpstreamEndpoint.Http http) {
+            connectHttp(http);
+        } else {
+            connectOn(opener.open(endpoint, Wire.STDIO));
+        }
+        log.debug("{}: connected, {} {} via {}", name, server.era(), server.protocolVersion(), transport.kind().label());
+        return this;
+    }
+
+    private void connectOn(Transport candidate) {
+        attach(candidate);
+        try {
+            if (pinnedVersion != null && pinnedVersion.era() == Era.LEGACY) {
+                initialize(pinnedVersion);
+            } else if (!discover() && pinnedVersion == null) {
+                initialize(ProtocolVersion.LATEST_LEGACY);
+            } else if (server == null) {
+                throw new UpstreamUnavailableException(name + ": upstream does not speak " + pinnedVersion);
+            }
+        } catch (RuntimeException e) {
+            candidate.close();
+            throw e;
+        }
+    }
+
+    private void connectHttp(UpstreamEndpoint.Http http) {
+        if (http.kind() == UpstreamEndpoint.HttpKind.SSE) {
+            connectLegacyOn(opener.open(http, Wire.HTTP_SSE));
+            return;
+        }
+        boolean tryModern = pinnedVersion == null || pinnedVersion.era() == Era.MODERN;
+        if (tryModern) {
+            Transport modern = opener.open(http, Wire.MODERN_HTTP);
+            attach(modern);
+            if (discover()) {
+                return;
+            }
+            modern.close();
+            if (pinnedVersion != null) {
+                throw new UpstreamUnavailableException(name + ": upstream does not speak " + pinnedVersion);
+            }
+        }
+        try {
+            connectLegacyOn(opener.open(http, Wire.LEGACY_HTTP));
+        } catch (HttpStatusException e) {
+            if (http.kind() == UpstreamEndpoint.HttpKind.STREAMABLE || !LegacyHttpTransports.suggestsHttpSse(e)) {
+                throw e;
+            }
+            log.info("{}: Streamable HTTP refused with {}, falling back to HTTP+SSE", name, e.status());
+            connectLegacyOn(opener.open(http, Wire.HTTP_SSE));
+        }
+    }
+
+    private void connectLegacyOn(Transport candidate) {
+        attach(candidate);
+        try {
+            initialize(pinnedVersion != null ? pinnedVersion : ProtocolVersion.LATEST_LEGACY);
+        } catch (RuntimeException e) {
+            candidate.close();
+            throw e;
+        }
+    }
+
+    private void attach(Transport candidate) {
+        transport = candidate;
+        candidate.start(event -> onTransportEvent(candidate, event));
+    }
+
+    /**
+     * The modern probe. True when the upstream is modern and {@link #server} is set; false when
+     * it answered like a legacy server (any error that is not a recognised modern one, or no
+     * answer in time).
+     */
+    private boolean discover() {
+        ProtocolVersion offer = pinnedVersion != null ? pinnedVersion : ProtocolVersion.LATEST_MODERN;
+        RequestOptions options = RequestOptions.defaults().withTimeout(probeTimeout);
+        for (int attempt = 0; attempt < 2; attempt++) {
+            try {
+                JsonNode result = exchange(Methods.DISCOVER, null, options, new Attempt(offer));
+                ProtocolVersion chosen = chooseModern(result.path("supportedVersions"));
+                if (chosen == null) {
+                    return false;
+                }
+                server = new ServerDescription(Era.MODERN, chosen,
+                        Json.objectAt(result.path(MetaKeys.META), MetaKeys.SERVER_INFO),
+                        Json.objectAt(result, "capabilities"), Json.text(result, "instructions"));
+                return true;
+            } catch (McpErrorException e) {
+                if (e.code() != ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION) {
+                    return false;
+                }
+                ProtocolVersion chosen = chooseModern(e.error().data() == null ? null : e.error().data().path("supported"));
+                if (chosen == null || chosen == offer) {
+                    return false;
+                }
+                offer = chosen;
+            } catch (RequestTimeoutException | HttpStatusException e) {
+                return false;
+            } catch (StreamLostException e) {
+                if (attempt == 1) {
+                    throw e;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static ProtocolVersion chooseModern(JsonNode supported) {
+        if (supported == null || !supported.isArray()) {
+            return null;
+        }
+        ProtocolVersion best = null;
+        for (JsonNode v : supported) {
+            Optional<ProtocolVersion> known = v.isString() ? ProtocolVersion.fromWire(v.asString()) : Optional.empty();
+            if (known.isPresent() && known.get().era() == Era.MODERN && (best == null || known.get().compareTo(best) > 0)) {
+                best = known.get();
+            }
+        }
+        return best;
+    }
+
+    /** The legacy handshake; the same code serves the first connect and every re-initialize. */
+    private void initialize(ProtocolVersion offer) {
+        ObjectNode params = Json.object();
+        params.put("protocolVersion", offer.wire());
+        params.set("capabilities", capabilities.deepCopy());
+        params.set("clientInfo", clientInfo.deepCopy());
+        JsonNode result = exchange(Methods.INITIALIZE, params, RequestOptions.defaults(), new Attempt(null));
+        String chosen = Json.text(result, "protocolVersion");
+        ProtocolVersion version = chosen == null ? null : ProtocolVersion.fromWire(chosen)
+                .filter(v -> v.era() == Era.LEGACY).orElse(null);
+        if (version == null) {
+            throw new UpstreamUnavailableException(name + ": upstream chose protocol version " + chosen
+                    + ", which mcpx does not speak (it speaks " + ProtocolVersion.ofEra(Era.LEGACY) + " and "
+                    + ProtocolVersion.ofEra(Era.MODERN) + ")");
+        }
+        server = new ServerDescription(Era.LEGACY, version, Json.objectAt(result, "serverInfo"),
+                Json.objectAt(result, "capabilities"), Json.text(result, "instructions"));
+        transport.handshakeCompleted(version);
+        notify(Methods.INITIALIZED, null);
+    }
+
+    public JsonNode request(String method, ObjectNode params) {
+        return request(method, params, RequestOptions.defaults());
+    }
+
+    /**
+     * Sends a request and waits for its result: the one choke point every request passes.
+     *
+     * @throws McpException the typed reason there is no result (the upstream's JSON-RPC error,
+     *                      a timeout, a cancellation, a lost stream, an unavailable upstream)
+     */
+    public JsonNode request(String method, ObjectNode params, RequestOptions options) {
+        requireConnected();
+        counters.requests.incrementAndGet();
+        try {
+            return requestWithRecovery(method, params, options);
+        } catch (McpException e) {
+            counters.errors.incrementAndGet();
+            throw e;
+        }
+    }
+
+    private JsonNode requestWithRecovery(String method, ObjectNode params, RequestOptions options) {
+        RecoveryBudget budget = RecoveryBudget.full();
+        ObjectNode current = params;
+        while (true) {
+            Attempt attempt = new Attempt(era() == Era.MODERN ? server.protocolVersion() : null);
+            try {
+                JsonNode result = exchange(method, current, options, attempt);
+                if (era() == Era.MODERN && "input_required".equals(Json.text(result, "resultType"))) {
+                    budget = budget.afterInputRound(method);
+                    current = answerInputRequests(params, result);
+                    continue;
+                }
+                return result;
+            } catch (SessionExpiredException e) {
+                if (!budget.mayReinitialize() || era() != Era.LEGACY || Methods.INITIALIZE.equals(method)) {
+                    throw e;
+                }
+                budget = budget.afterReinitialize();
+                recoverSession(attempt.generation, e.sessionId());
+            } catch (StreamLostException e) {
+                if (!budget.mayReissue() || era() != Era.MODERN
+                        || !reissuePolicy.allows(method, current, this::toolForReissue)) {
+                    throw e;
+                }
+                budget = budget.afterReissue();
+                counters.reissues.incrementAndGet();
+                log.info("{}: response stream of {} {} broke; re-issuing once with a new id", name, method, attempt.id);
+            } catch (McpErrorException e) {
+                if (era() != Era.MODERN || !budget.mayCorrect()) {
+                    throw e;
+                }
+                if (e.code() == ErrorCodes.HEADER_MISMATCH && Methods.TOOLS_CALL.equals(method)) {
+                    budget = budget.afterCorrection();
+                    log.info("{}: header mismatch on {}; refreshing tools/list and retrying once", name, method);
+                    invalidate(CatalogueKind.TOOLS);
+                    listTools();
+                } else if (e.code() == ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION && adoptSupportedVersion(e)) {
+                    budget = budget.afterCorrection();
+                } else {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** MRTR: the retry carries the original params plus the answers and the echoed state, nothing else. */
+    private ObjectNode answerInputRequests(ObjectNode original, JsonNode inputRequired) {
+        ObjectNode retry = original == null ? Json.object() : original.deepCopy();
+        retry.remove("inputResponses");
+        retry.remove("requestState");
+        JsonNode requests = inputRequired.path("inputRequests");
+        if (requests instanceof ObjectNode asked && !asked.isEmpty()) {
+            ObjectNode answers = retry.putObject("inputResponses");
+            for (Map.Entry<String, JsonNode> entry : asked.properties()) {
+                JsonNode request = entry.getValue();
+                String method = Json.text(request, "method");
+                ObjectNode params = Json.objectAt(request, "params");
+                answers.set(entry.getKey(), serverRequests.handle(method, params == null ? Json.object() : params));
+            }
+        }
+        JsonNode state = inputRequired.get("requestState");
+        if (state != null) {
+            retry.set("requestState", state);
+        }
+        return retry;
+    }
+
+    private boolean adoptSupportedVersion(McpErrorException e) {
+        JsonNode data = e.error().data();
+        ProtocolVersion chosen = chooseModern(data == null ? null : data.path("supported"));
+        ServerDescription current = server;
+        if (chosen == null || chosen == current.protocolVersion() || pinnedVersion != null) {
+            return false;
+        }
+        server = new ServerDescription(current.era(), chosen, current.serverInfo(), current.capabilities(), current.instructions());
+        return true;
+    }
+
+    private void recoverSession(long seenGeneration, String deadSessionId) {
+        Transport t = transport;
+        boolean reinitialized = sessions.recover(seenGeneration, () -> {
+            t.expireSession(deadSessionId);
+            initialize(server.protocolVersion());
+        });
+        if (reinitialized) {
+            counters.reinitializations.incrementAndGet();
+            log.info("{}: upstream forgot session {}; re-initialized, session generation {}", name, deadSessionId, sessions.generation());
+            for (CatalogueKind kind : CatalogueKind.values()) {
+                invalidate(kind);
+            }
+            emit(new ClientEvent.Reinitialized(sessions.generation()));
+        }
+    }
+
+    /** One attempt: a new id, one send, one wait. */
+    private JsonNode exchange(String method, ObjectNode params, RequestOptions options, Attempt attempt) {
+        if (!sessions.isRecovering()) {
+            sessions.awaitSettled();
+        }
+        RequestId id = RequestId.of(ids.incrementAndGet());
+        attempt.id = id;
+        ObjectNode sent = prepareParams(params, options, id, attempt.metaVersion);
+        Waiter waiter = pending.register(id, method, options.progress());
+        Cancellation cancellation = options.cancellation();
+        Runnable stopListening = cancellation == null ? () -> { }
+                : cancellation.onCancel(reason -> pending.fail(id, new RequestCancelledException(reason)));
+        Transport t = transport;
+        Duration timeout = options.timeout() != null ? options.timeout() : requestTimeout;
+        try {
+            attempt.generation = sessions.generation();
+            t.send(new Outbound(new Request(id, method, sent), Map.of()));
+            JsonRpcMessage reply = await(waiter, timeout);
+            return switch (reply) {
+                case Result result -> result.result();
+                case ErrorResponse error -> throw new McpErrorException(error.error());
+                default -> throw new IllegalStateException("not a response: " + reply);
+            };
+        } catch (TimeoutException e) {
+            abandon(t, id, method, "timed out after " + timeout.toMillis() + " ms");
+            throw new RequestTimeoutException(method, timeout);
+        } catch (RequestCancelledException e) {
+            abandon(t, id, method, e.getMessage());
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            abandon(t, id, method, "caller interrupted");
+            throw new RequestCancelledException("caller interrupted");
+        } finally {
+            stopListening.run();
+            pending.remove(id);
+        }
+    }
+
+    private static JsonRpcMessage await(Waiter waiter, Duration timeout) throws TimeoutException, InterruptedException {
+        try {
+            return waiter.reply().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof McpException mcp) {
+                throw mcp;
+            }
+            throw new UpstreamUnavailableException("request failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    private void abandon(Transport t, RequestId id, String method, String reason) {
+        if (Methods.INITIALIZE.equals(method) || t.abandon(id)) {
+            return;
+        }
+        ObjectNode params = Json.object();
+        params.set("requestId", id.toJson());
+        params.put("reason", reason);
+        try {
+            t.send(Outbound.of(new Notification(Methods.CANCELLED, params)));
+        } catch (McpException e) {
+            log.debug("{}: could not send cancellation for {}: {}", name, id, e.getMessage());
+        }
+    }
+
+    /** A copy of the caller's params with the modern {@code _meta} and a progress token added. */
+    private ObjectNode prepareParams(ObjectNode params, RequestOptions options, RequestId id, ProtocolVersion metaVersion) {
+        if (metaVersion == null && options.progress() == null) {
+            return params;
+        }
+        ObjectNode copy = params == null ? Json.object() : params.deepCopy();
+        JsonNode existing = copy.get(MetaKeys.META);
+        ObjectNode meta = existing instanceof ObjectNode m ? m : copy.putObject(MetaKeys.META);
+        if (metaVersion != null) {
+            meta.put(MetaKeys.PROTOCOL_VERSION, metaVersion.wire());
+            meta.set(MetaKeys.CLIENT_INFO, clientInfo.deepCopy());
+            meta.set(MetaKeys.CLIENT_CAPABILITIES, capabilities.deepCopy());
+        }
+        if (options.progress() != null) {
+            meta.set(MetaKeys.PROGRESS_TOKEN, id.toJson());
+        }
+        return copy;
+    }
+
+    public void notify(String method, ObjectNode params) {
+        transport.send(Outbound.of(new Notification(method, params)));
+    }
+
+    /** The upstream's tools (pagination drained), from cache while it is valid. */
+    public List<ToolDescriptor> listTools() {
+        List<ToolDescriptor> tools = new ArrayList<>();
+        for (ObjectNode raw : list(Methods.TOOLS_LIST, "tools")) {
+            ToolDescriptor tool = ToolDescriptor.from(raw);
+            if (tool != null) {
+                tools.add(tool);
+            }
+        }
+        return tools;
+    }
+
+    public List<ObjectNode> listResources() {
+        return list(Methods.RESOURCES_LIST, "resources");
+    }
+
+    public List<ObjectNode> listResourceTemplates() {
+        return list(Methods.RESOURCES_TEMPLATES_LIST, "resourceTemplates");
+    }
+
+    public List<ObjectNode> listPrompts() {
+        return list(Methods.PROMPTS_LIST, "prompts");
+    }
+
+    public JsonNode callTool(String tool, ObjectNode arguments, RequestOptions options) {
+        ObjectNode params = Json.object();
+        params.put("name", tool);
+        params.set("arguments", arguments == null ? Json.object() : arguments);
+        return request(Methods.TOOLS_CALL, params, options);
+    }
+
+    private List<ObjectNode> list(String method, String field) {
+        List<ObjectNode> cached = lists.get(method);
+        if (cached != null) {
+            return cached;
+        }
+        List<ObjectNode> items = new ArrayList<>();
+        long ttlMs = -1;
+        String cursor = null;
+        int pages = 0;
+        do {
+            ObjectNode params = null;
+            if (cursor != null) {
+                params = Json.object().put("cursor", cursor);
+            }
+            JsonNode page = request(method, params, RequestOptions.defaults());
+            if (pages == 0 && page.path("ttlMs").canConvertToLong() && era() == Era.MODERN) {
+                ttlMs = page.path("ttlMs").asLong();
+            }
+            if (page.get(field) instanceof ArrayNode array) {
+                array.forEach(item -> {
+                    if (item instanceof ObjectNode object) {
+                        items.add(object);
+                    }
+                });
+            }
+            String next = Json.text(page, "nextCursor");
+            cursor = next == null || next.isEmpty() || next.equals(cursor) ? null : next;
+        } while (cursor != null && ++pages < 10_000);
+        if (Methods.TOOLS_LIST.equals(method)) {
+            Map<String, ToolDescriptor> byName = new HashMap<>();
+            items.forEach(item -> {
+                ToolDescriptor tool = ToolDescriptor.from(item);
+                if (tool != null) {
+                    byName.put(tool.name(), tool);
+                }
+            });
+            toolsByName.keySet().retainAll(byName.keySet());
+            toolsByName.putAll(byName);
+        }
+        lists.put(method, items, ttlMs);
+        return items;
+    }
+
+    /** The tool's last known descriptor; when unknown, refreshes the list once to find out. */
+    private ToolDescriptor toolForReissue(String tool) {
+        ToolDescriptor known = toolsByName.get(tool);
+        if (known != null) {
+            return known;
+        }
+        try {
+            lists.invalidate(Methods.TOOLS_LIST);
+            listTools();
+        } catch (McpException e) {
+            log.info("{}: could not refresh tools to judge a re-issue of {}: {}", name, tool, e.getMessage());
+            return null;
+        }
+        return toolsByName.get(tool);
+    }
+
+    private void invalidate(CatalogueKind kind) {
+        switch (kind) {
+            case TOOLS -> lists.invalidate(Methods.TOOLS_LIST);
+            case RESOURCES -> {
+                lists.invalidate(Methods.RESOURCES_LIST);
+                lists.invalidate(Methods.RESOURCES_TEMPLATES_LIST);
+            }
+            case PROMPTS -> lists.invalidate(Methods.PROMPTS_LIST);
+        }
+    }
+
+    private void onTransportEvent(Transport source, TransportEvent event) {
+        if (source != transport) {
+            return;
+        }
+        switch (event) {
+            case TransportEvent.Received received -> onMessage(received.message());
+            case TransportEvent.Undecodable bad ->
+                    log.warn("{}: dropped a line that is not JSON-RPC ({}): {}", name, bad.error().getMessage(), bad.excerpt());
+            case TransportEvent.RequestFailed failed -> pending.fail(failed.id(), failed.error());
+            case TransportEvent.SessionExpired expired -> {
+                long generation = sessions.generation();
+                Thread.ofVirtual().name("mcpx-reinit-" + name).start(() -> {
+                    try {
+                        recoverSession(generation, expired.sessionId());
+                    } catch (McpException e) {
+                        log.warn("{}: re-initialize after the listen stream lost its session failed: {}", name, e.getMessage());
+                    }
+                });
+            }
+            case TransportEvent.Closed closedEvent -> {
+                closedBy = closedEvent.cause();
+                pending.failAll(closedEvent.cause());
+                emit(new ClientEvent.Closed(closedEvent.cause()));
+            }
+        }
+    }
+
+    private void onMessage(JsonRpcMessage message) {
+        switch (message) {
+            case Result result -> completeOrDrop(result.id(), message);
+            case ErrorResponse error -> {
+                if (error.id() == null) {
+                    log.warn("{}: upstream sent an error without an id: {}", name, error.error());
+                } else {
+                    completeOrDrop(error.id(), message);
+                }
+            }
+            case Request request -> Thread.ofVirtual().name("mcpx-server-request").start(() -> answer(request));
+            case Notification notification -> onNotification(notification);
+        }
+    }
+
+    private void completeOrDrop(RequestId id, JsonRpcMessage reply) {
+        if (!pending.complete(id, reply)) {
+            log.debug("{}: dropped a response to {}, which is not pending (late, duplicate or unknown)", name, id);
+        }
+    }
+
+    private void onNotification(Notification notification) {
+        ObjectNode params = notification.params() == null ? Json.object() : notification.params();
+        switch (notification.method()) {
+            case Methods.PROGRESS -> {
+                Waiter waiter = pending.get(RequestId.fromJson(params.get(MetaKeys.PROGRESS_TOKEN)));
+                if (waiter != null && waiter.progress() != null) {
+                    waiter.progress().accept(params);
+                }
+            }
+            case Methods.TOOLS_LIST_CHANGED -> listChanged(CatalogueKind.TOOLS);
+            case Methods.RESOURCES_LIST_CHANGED -> listChanged(CatalogueKind.RESOURCES);
+            case Methods.PROMPTS_LIST_CHANGED -> listChanged(CatalogueKind.PROMPTS);
+            case Methods.RESOURCES_UPDATED -> emit(new ClientEvent.ResourceUpdated(params));
+            case Methods.MESSAGE -> emit(new ClientEvent.Log(params));
+            default -> log.debug("{}: ignored notification {}", name, notification.method());
+        }
+    }
+
+    private void listChanged(CatalogueKind kind) {
+        invalidate(kind);
+        emit(new ClientEvent.ListChanged(kind));
+    }
+
+    private void answer(Request request) {
+        JsonRpcMessage reply;
+        try {
+            ObjectNode params = request.params() == null ? Json.object() : request.params();
+            reply = new Result(request.id(), serverRequests.handle(request.method(), params));
+        } catch (McpErrorException e) {
+            reply = new ErrorResponse(request.id(), e.error());
+        } catch (RuntimeException e) {
+            log.warn("{}: handler for {} failed", name, request.method(), e);
+            reply = new ErrorResponse(request.id(), JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
+                    "client failed to handle " + request.method() + ": " + e.getMessage()));
+        }
+        try {
+            transport.send(Outbound.of(reply));
+        } catch (McpException e) {
+            log.info("{}: could not answer {} {}: {}", name, request.method(), request.id(), e.getMessage());
+        }
+    }
+
+    private void emit(ClientEvent event) {
+        try {
+            events.accept(event);
+        } catch (RuntimeException e) {
+            log.warn("{}: event listener failed on {}", name, event, e);
+        }
+    }
+
+    private void requireConnected() {
+        if (closed) {
+            throw new UpstreamUnavailableException(name + ": client is closed");
+        }
+        McpException dead = closedBy;
+        if (dead != null) {
+            throw new UpstreamUnavailableException(name + ": " + dead.getMessage(), dead);
+        }
+        if (server == null) {
+            throw new IllegalStateException(name + ": connect() first");
+        }
+    }
+
+    private Era era() {
+        ServerDescription s = server;
+        return s == null ? null : s.era();
+    }
+
+    /** What the upstream is and which era and version the client speaks with it. */
+    public ServerDescription server() {
+        return server;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public ClientCounters counters() {
+        return counters;
+    }
+
+    /** True while the transport lives; false after it closed (a stdio child that exited). */
+    public boolean isOpen() {
+        return !closed && closedBy == null;
+    }
+
+    public TransportKind transportKind() {
+        Transport t = transport;
+        return t == null ? null : t.kind();
+    }
+
+    public Optional<Long> pid() {
+        Transport t = transport;
+        return t == null ? Optional.empty() : t.pid();
+    }
+
+    int pendingCount() {
+        return pending.size();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        Transport t = transport;
+        if (t != null) {
+            t.close();
+        }
+        pending.failAll(new UpstreamUnavailableException(name + ": client closed"));
+    }
+
+    /** Mutable per-attempt facts the recovery decision needs. */
+    private static final class Attempt {
+        final ProtocolVersion metaVersion;
+        RequestId id;
+        long generation;
+
+        Attempt(ProtocolVersion metaVersion) {
+            this.metaVersion = metaVersion;
+        }
+    }
+
+    public static final class Builder {
+        private final UpstreamEndpoint endpoint;
+        private final Transport transport;
+        private String name = "upstream";
+        private String clientName = "mcpx";
+        private String clientVersion = "0.1.0";
+        private ObjectNode capabilities = Json.object();
+        private Duration requestTimeout = Duration.ofSeconds(60);
+        private Duration probeTimeout = Duration.ofSeconds(3);
+        private ServerRequestHandler serverRequests = ServerRequestHandler.pingOnly();
+        private Consumer<ClientEvent> events = event -> { };
+        private Map<String, Reissue> reissue = Map.of();
+        private ProtocolVersion protocolVersion;
+        private int maxMessageChars = JsonRpcCodec.DEFAULT_MAX_CHARS;
+
+        private Builder(UpstreamEndpoint endpoint, Transport transport) {
+            this.endpoint = endpoint;
+            this.transport = transport;
+        }
+
+        /** The upstream's name, for logs and errors. */
+        public Builder name(String value) {
+            this.name = value;
+            return this;
+        }
+
+        public Builder clientInfo(String clientName, String version) {
+            this.clientName = clientName;
+            this.clientVersion = version;
+            return this;
+        }
+
+        public Builder capabilities(ObjectNode value) {
+            this.capabilities = value.deepCopy();
+            return this;
+        }
+
+        public Builder requestTimeout(Duration value) {
+            this.requestTimeout = value;
+            return this;
+        }
+
+        /** How long the {@code server/discover} probe waits before taking the upstream for legacy. */
+        public Builder probeTimeout(Duration value) {
+            this.probeTimeout = value;
+            return this;
+        }
+
+        public Builder serverRequests(ServerRequestHandler handler) {
+            this.serverRequests = handler;
+            return this;
+        }
+
+        public Builder events(Consumer<ClientEvent> listener) {
+            this.events = listener;
+            return this;
+        }
+
+        /** The operator's per-tool re-issue overrides (config {@code reissue}). */
+        public Builder reissue(Map<String, Reissue> overrides) {
+            this.reissue = Map.copyOf(overrides);
+            return this;
+        }
+
+        /** Speak exactly this version instead of negotiating the newest. */
+        public Builder protocolVersion(ProtocolVersion version) {
+            this.protocolVersion = version;
+            return this;
+        }
+
+        public Builder maxMessageChars(int value) {
+            this.maxMessageChars = value;
+            return this;
+        }
+
+        public McpClient build() {
+            return new McpClient(this);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.mcpx.client;
+
+import dev.mcpx.protocol.JsonRpcMessage;
+import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.RequestId;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The table id -> waiter of requests sent and not yet answered. Entries are removed by the
+ * waiter itself whatever happens (reply, error, timeout, cancel), so nothing leaks.
+ */
+final class PendingRequests {
+
+    /** One request waiting for its reply. */
+    record Waiter(RequestId id, String method, CompletableFuture<JsonRpcMessage> reply,
+                  Consumer<ObjectNode> progress) {
+    }
+
+    private final Map<RequestId, Waiter> byId = new ConcurrentHashMap<>();
+
+    Waiter register(RequestId id, String method, Consumer<ObjectNode> progress) {
+        Waiter waiter = new Waiter(id, method, new CompletableFuture<>(), progress);
+        if (byId.putIfAbsent(id, waiter) != null) {
+            throw new IllegalStateException("request id " + id + " is already pending");
+        }
+        return waiter;
+    }
+
+    /** Hands a response to its waiter; false when no request with that id is pending. */
+    boolean complete(RequestId id, JsonRpcMessage reply) {
+        Waiter waiter = id == null ? null : byId.get(id);
+        return waiter != null && waiter.reply().complete(reply);
+    }
+
+    void fail(RequestId id, McpException error) {
+        Waiter waiter = byId.get(id);
+        if (waiter != null) {
+            waiter.reply().completeExceptionally(error);
+        }
+    }
+
+    void failAll(McpException error) {
+        byId.values().forEach(waiter -> waiter.reply().completeExceptionally(error));
+    }
+
+    Waiter get(RequestId id) {
+        return id == null ? null : byId.get(id);
+    }
+
+    void remove(RequestId id) {
+        byId.remove(id);
+    }
+
+    int size() {
+        return byId.size();
+    }
+}

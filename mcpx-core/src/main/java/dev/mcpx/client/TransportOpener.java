@@ -1,0 +1,40 @@
+package dev.mcpx.client;
+
+import dev.mcpx.transport.Transport;
+import dev.mcpx.transport.UpstreamEndpoint;
+import dev.mcpx.transport.http.LegacyHttpOptions;
+import dev.mcpx.transport.http.LegacyHttpTransports;
+import dev.mcpx.transport.stdio.StdioTransport;
+
+/** Opens the transport for an endpoint, by the wire the era detection is trying. */
+final class TransportOpener {
+
+    enum Wire {
+        STDIO,
+        MODERN_HTTP,
+        LEGACY_HTTP,
+        HTTP_SSE
+    }
+
+    private final int maxMessageChars;
+
+    TransportOpener(int maxMessageChars) {
+        this.maxMessageChars = maxMessageChars;
+    }
+
+    Transport open(UpstreamEndpoint endpoint, Wire wire) {
+        return switch (endpoint) {
+            case UpstreamEndpoint.Stdio stdio -> new StdioTransport(stdio, maxMessageChars);
+            case UpstreamEndpoint.Http http -> switch (wire) {
+                case LEGACY_HTTP -> LegacyHttpTransports.streamable(http, legacyOptions());
+                case HTTP_SSE -> LegacyHttpTransports.httpSse(http, legacyOptions());
+                case MODERN_HTTP, STDIO -> throw new UnsupportedOperationException(
+                        "HTTP transport " + wire + " for " + http.url() + " is not wired yet");
+            };
+        };
+    }
+
+    private LegacyHttpOptions legacyOptions() {
+        return LegacyHttpOptions.defaults().withMaxEventBytes(maxMessageChars);
+    }
+}

@@ -1,0 +1,170 @@
+package dev.mcpx.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.mcpx.protocol.Era;
+import dev.mcpx.protocol.Json;
+import dev.mcpx.protocol.ProtocolVersion;
+import dev.mcpx.protocol.RequestCancelledException;
+import dev.mcpx.protocol.RequestTimeoutException;
+import dev.mcpx.protocol.ToolDescriptor;
+import dev.mcpx.protocol.UpstreamUnavailableException;
+import dev.mcpx.testkit.stdio.StdioFakeServer;
+import dev.mcpx.transport.UpstreamEndpoint;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The client against a real child process on stdio. */
+class StdioClientTest {
+
+    private McpClient client;
+
+    @AfterEach
+    void close() {
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    private McpClient connect(String... flags) {
+        List<String> command = StdioFakeServer.command(flags);
+        UpstreamEndpoint.Stdio endpoint = new UpstreamEndpoint.Stdio(command.getFirst(),
+                command.subList(1, command.size()), Map.of(), null, false);
+        client = McpClient.builder(endpoint).name("fake").probeTimeout(Duration.ofSeconds(2))
+                .requestTimeout(Duration.ofSeconds(10)).build().connect();
+        return client;
+    }
+
+    private static String text(JsonNode result) {
+        return result.path("content").path(0).path("text").asString();
+    }
+
+    @Test
+    void legacyServerIsInitializedAfterTheDiscoverProbeFails() {
+        connect("--era", "legacy");
+
+        assertThat(client.server().era()).isEqualTo(Era.LEGACY);
+        assertThat(client.server().protocolVersion()).isEqualTo(ProtocolVersion.V2025_11_25);
+        assertThat(client.server().name()).isEqualTo("stdio-fake");
+        assertThat(client.listTools()).extracting(ToolDescriptor::name).contains("echo", "add");
+        assertThat(text(client.callTool("echo", Json.object().put("text", "hi"), RequestOptions.defaults()))).isEqualTo("Echo: hi");
+    }
+
+    @Test
+    void modernServerIsUsedWithoutInitialize() {
+        connect("--era", "modern");
+
+        assertThat(client.server().era()).isEqualTo(Era.MODERN);
+        assertThat(client.server().protocolVersion()).isEqualTo(ProtocolVersion.V2026_07_28);
+        assertThat(text(client.callTool("add", Json.object().put("a", 2).put("b", 3), RequestOptions.defaults()))).isEqualTo("5");
+    }
+
+    @Test
+    void aServerThatIgnoresTheProbeIsTakenForLegacyAfterTheProbeTimeout() {
+        connect("--era", "legacy", "--silent-probe");
+
+        assertThat(client.server().era()).isEqualTo(Era.LEGACY);
+        assertThat(client.pendingCount()).isZero();
+    }
+
+    @Test
+    void garbageLinesAreDroppedAndTheConnectionLivesOn() {
+        connect("--era", "legacy", "--garbage");
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(text(client.callTool("echo", Json.object().put("text", "n" + i), RequestOptions.defaults()))).isEqualTo("Echo: n" + i);
+        }
+    }
+
+    @Test
+    void aChildThatDiesMidRequestFailsEveryPendingRequestAtOnceSayingWhy() throws Exception {
+        connect("--era", "legacy", "--stderr", "booting fake");
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<JsonNode> slow = threads.submit(() -> client.callTool("sleep", Json.object().put("ms", 30_000), RequestOptions.defaults()));
+            await().until(() -> client.pendingCount() == 1);
+            long started = System.nanoTime();
+
+            assertThatThrownBy(() -> client.callTool("die", Json.object().put("code", 7), RequestOptions.defaults()))
+                    .isInstanceOf(UpstreamUnavailableException.class)
+                    .hasMessageContaining("exited with code 7")
+                    .hasMessageContaining("fake server dying");
+            assertThatThrownBy(slow::get).cause().isInstanceOf(UpstreamUnavailableException.class);
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(8));
+        }
+        assertThat(client.pendingCount()).isZero();
+        assertThat(client.isOpen()).isFalse();
+        assertThatThrownBy(() -> client.listTools()).isInstanceOf(UpstreamUnavailableException.class);
+    }
+
+    @Test
+    void aTimeoutLeavesNoPendingEntryAndTheNextCallWorks() {
+        connect("--era", "legacy");
+
+        assertThatThrownBy(() -> client.callTool("sleep", Json.object().put("ms", 5_000),
+                RequestOptions.defaults().withTimeout(Duration.ofMillis(200))))
+                .isInstanceOf(RequestTimeoutException.class);
+        assertThat(client.pendingCount()).isZero();
+        assertThat(text(client.callTool("echo", Json.object().put("text", "after"), RequestOptions.defaults()))).isEqualTo("Echo: after");
+    }
+
+    @Test
+    void cancellationEndsTheWaitAndLeavesNoPendingEntry() throws Exception {
+        connect("--era", "legacy");
+        Cancellation cancellation = new Cancellation();
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<JsonNode> call = threads.submit(() -> client.callTool("sleep", Json.object().put("ms", 10_000),
+                    RequestOptions.defaults().withCancellation(cancellation)));
+            await().until(() -> client.pendingCount() == 1);
+            cancellation.cancel("host went away");
+
+            assertThatThrownBy(call::get).cause().isInstanceOf(RequestCancelledException.class).hasMessageContaining("host went away");
+        }
+        assertThat(client.pendingCount()).isZero();
+    }
+
+    @Test
+    void progressReachesTheCallerOfThatRequest() {
+        connect("--era", "legacy");
+        List<ObjectNode> progress = new CopyOnWriteArrayList<>();
+
+        JsonNode result = client.callTool("progress", Json.object().put("steps", 3),
+                RequestOptions.defaults().withProgress(progress::add));
+
+        assertThat(text(result)).isEqualTo("done in 3 steps");
+        assertThat(progress).extracting(p -> p.path("progress").asInt()).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void concurrentCallsEachGetTheirOwnAnswer() throws Exception {
+        connect("--era", "modern");
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<String>> calls = new java.util.ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                int n = i;
+                calls.add(threads.submit(() -> text(client.callTool("add", Json.object().put("a", n).put("b", 1000), RequestOptions.defaults()))));
+            }
+            for (int i = 0; i < 50; i++) {
+                assertThat(calls.get(i).get()).isEqualTo(Integer.toString(i + 1000));
+            }
+        }
+        assertThat(client.pendingCount()).isZero();
+    }
+
+    @Test
+    void anUnknownCommandIsAClearError() {
+        UpstreamEndpoint.Stdio endpoint = UpstreamEndpoint.Stdio.of("/nonexistent/mcp-server");
+        assertThatThrownBy(() -> McpClient.builder(endpoint).build().connect())
+                .isInstanceOf(UpstreamUnavailableException.class)
+                .hasMessageContaining("could not start /nonexistent/mcp-server");
+    }
+}

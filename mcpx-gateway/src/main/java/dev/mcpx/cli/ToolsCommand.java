@@ -1,0 +1,79 @@
+package dev.mcpx.cli;
+
+import dev.mcpx.client.McpClient;
+import dev.mcpx.config.GatewayConfig;
+import dev.mcpx.config.UpstreamConfig;
+import dev.mcpx.protocol.Json;
+import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.ToolDescriptor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import tools.jackson.databind.node.ArrayNode;
+
+/** {@code mcpx tools [-c FILE] [SERVER]}: the merged catalogue, or one upstream's tools. */
+@Command(name = "tools", description = "List the tools of every configured server (as <prefix>__<tool>), or of one SERVER.")
+final class ToolsCommand implements Callable<Integer> {
+
+    @Mixin
+    ConfigOption config;
+
+    @Parameters(arity = "0..1", paramLabel = "SERVER", description = "Only this server's tools, with their original names.")
+    String server;
+
+    @Option(names = "--json", description = "Print the tool list as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Logging.quietUnlessAsked();
+        GatewayConfig loaded = config.load();
+        List<UpstreamConfig> targets = server == null ? loaded.enabled() : List.of(ConfigOption.upstream(loaded, server));
+        List<Future<List<ToolDescriptor>>> listings = new ArrayList<>();
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (UpstreamConfig upstream : targets) {
+                listings.add(threads.submit(() -> {
+                    try (McpClient client = upstream.clientBuilder().build().connect()) {
+                        return client.listTools();
+                    }
+                }));
+            }
+        }
+        int exit = Main.OK;
+        ArrayNode all = Json.array();
+        for (int i = 0; i < targets.size(); i++) {
+            UpstreamConfig upstream = targets.get(i);
+            try {
+                for (ToolDescriptor tool : listings.get(i).get()) {
+                    String shown = server == null ? upstream.exposedName(tool.name()) : tool.name();
+                    if (json) {
+                        all.add(tool.raw().deepCopy().put("name", shown));
+                    } else {
+                        String description = Json.text(tool.raw(), "description");
+                        System.out.println(description == null ? shown : shown + "\t" + firstLine(description));
+                    }
+                }
+            } catch (ExecutionException e) {
+                String why = e.getCause() instanceof McpException mcp ? mcp.getMessage() : String.valueOf(e.getCause());
+                System.err.println("mcpx: " + upstream.name() + ": " + why);
+                exit = Main.MCP_ERROR;
+            }
+        }
+        if (json) {
+            System.out.println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(all));
+        }
+        return exit;
+    }
+
+    private static String firstLine(String text) {
+        int newline = text.indexOf('\n');
+        return newline < 0 ? text : text.substring(0, newline);
+    }
+}

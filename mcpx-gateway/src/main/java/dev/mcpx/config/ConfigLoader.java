@@ -1,0 +1,148 @@
+package dev.mcpx.config;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Reads an {@code mcpServers} file (the format Claude Desktop, Claude Code and Cursor use;
+ * VS Code's {@code servers} is accepted too) into a {@link GatewayConfig}. Every mistake is a
+ * {@link ConfigException} naming the file, the entry and what is wrong.
+ */
+public final class ConfigLoader {
+
+    private static final JsonMapper STRICT = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    private final Map<String, String> environment;
+
+    public ConfigLoader(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+    }
+
+    public static ConfigLoader fromEnvironment() {
+        return new ConfigLoader(System.getenv());
+    }
+
+    public GatewayConfig load(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(file, null, "no such file");
+        } catch (IOException e) {
+            throw new ConfigException(file, null, "cannot be read: " + e.getMessage());
+        }
+        return parse(text, file);
+    }
+
+    /** Parses config text; {@code file} is where it came from, for messages and relative paths. */
+    public GatewayConfig parse(String text, Path file) {
+        JsonNode root;
+        try {
+            root = STRICT.readTree(text);
+        } catch (JacksonException e) {
+            throw new ConfigException(file, null, "is not valid JSON" + position(e) + ": " + firstLine(e.getOriginalMessage()));
+        }
+        if (!(root instanceof ObjectNode top)) {
+            throw new ConfigException(file, null, "must be a JSON object with an \"mcpServers\" object");
+        }
+        String key = top.has("mcpServers") || !top.has("servers") ? "mcpServers" : "servers";
+        JsonNode servers = top.get(key);
+        if (servers == null) {
+            throw new ConfigException(file, null, "has no \"mcpServers\" object");
+        }
+        if (!(servers instanceof ObjectNode entries)) {
+            throw new ConfigException(file, null, "\"" + key + "\" must be an object, not " + Fields.kind(servers));
+        }
+        Path base = file.toAbsolutePath().getParent();
+        EntryParser parser = new EntryParser(file, base, new VariableExpander(environment));
+        List<UpstreamConfig> upstreams = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> entry : entries.properties()) {
+            upstreams.add(parser.parse(entry.getKey(), entry.getValue()));
+        }
+        rejectSharedPrefixes(file, upstreams);
+        GatewayOptions options = GatewayOptions.parse(file, top.get("mcpx"), new VariableExpander(environment));
+        return new GatewayConfig(Optional.of(file), upstreams, options.token(), options.http());
+    }
+
+    /** Two upstreams under one non-empty prefix would put their tools in one namespace. */
+    private static void rejectSharedPrefixes(Path file, List<UpstreamConfig> upstreams) {
+        Map<String, String> owners = new LinkedHashMap<>();
+        for (UpstreamConfig upstream : upstreams) {
+            if (!upstream.enabled() || upstream.prefix().isEmpty()) {
+                continue;
+            }
+            String owner = owners.putIfAbsent(upstream.prefix(), upstream.name());
+            if (owner != null) {
+                throw new ConfigException(file, upstream.name(), "has prefix \"" + upstream.prefix()
+                        + "\", which \"" + owner + "\" already uses; give one of them another \"prefix\"");
+            }
+        }
+    }
+
+    private static String position(JacksonException e) {
+        if (e.getLocation() == null || e.getLocation().getLineNr() < 1) {
+            return "";
+        }
+        return " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+    }
+
+    private static String firstLine(String text) {
+        if (text == null) {
+            return "";
+        }
+        int newline = text.indexOf('\n');
+        return newline < 0 ? text : text.substring(0, newline);
+    }
+
+    /** The optional top-level {@code "mcpx"} object. */
+    record GatewayOptions(Optional<String> token, Optional<InetSocketAddress> http) {
+
+        static GatewayOptions parse(Path file, JsonNode node, VariableExpander expander) {
+            if (node == null) {
+                return new GatewayOptions(Optional.empty(), Optional.empty());
+            }
+            if (!(node instanceof ObjectNode options)) {
+                throw new ConfigException(file, null, "\"mcpx\" must be an object, not " + Fields.kind(node));
+            }
+            Fields fields = new Fields(file, null, "mcpx.");
+            for (String name : options.propertyNames()) {
+                if (!name.equals("token") && !name.equals("http")) {
+                    throw new ConfigException(file, null, "\"mcpx\" has unknown option \"" + name + "\" (known: token, http)");
+                }
+            }
+            Optional<String> token = Optional.ofNullable(fields.string(options, "token"))
+                    .map(t -> expandOrFail(file, expander, t, "mcpx.token"));
+            if (token.isPresent() && token.get().isBlank()) {
+                throw new ConfigException(file, null, "mcpx.token must not be empty");
+            }
+            String http = fields.string(options, "http");
+            Optional<InetSocketAddress> address = http == null ? Optional.empty()
+                    : Optional.of(HostPort.parse(http).orElseThrow(() -> new ConfigException(file, null,
+                            "mcpx.http must be HOST:PORT (e.g. 127.0.0.1:8080), not \"" + http + "\"")));
+            return new GatewayOptions(token, address);
+        }
+
+        private static String expandOrFail(Path file, VariableExpander expander, String text, String where) {
+            try {
+                return expander.expand(text, where);
+            } catch (VariableExpander.UndefinedVariable e) {
+                throw new ConfigException(file, null, e.getMessage());
+            }
+        }
+    }
+}

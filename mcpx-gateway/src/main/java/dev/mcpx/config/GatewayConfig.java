@@ -1,0 +1,34 @@
+package dev.mcpx.config;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The whole configuration: the upstreams in file order and the gateway's own options.
+ *
+ * @param source    the file it came from; empty for the built-in default
+ * @param upstreams every entry, enabled or not
+ * @param token     bearer token the HTTP front demands, if any
+ * @param http      address the HTTP front binds when {@code serve --http} gives none
+ */
+public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams,
+                            Optional<String> token, Optional<InetSocketAddress> http) {
+
+    public GatewayConfig {
+        upstreams = List.copyOf(upstreams);
+    }
+
+    public Optional<UpstreamConfig> upstream(String name) {
+        return upstreams.stream().filter(u -> u.name().equals(name)).findFirst();
+    }
+
+    public List<UpstreamConfig> enabled() {
+        return upstreams.stream().filter(UpstreamConfig::enabled).toList();
+    }
+
+    public boolean builtIn() {
+        return source.isEmpty();
+    }
+}

@@ -1,0 +1,55 @@
+package dev.mcpx.config;
+
+import dev.mcpx.client.McpClient;
+import dev.mcpx.client.Reissue;
+import dev.mcpx.transport.UpstreamEndpoint;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * One {@code mcpServers} entry after validation and {@code ${VAR}} expansion.
+ *
+ * @param name           the entry's key in {@code mcpServers}
+ * @param endpoint       how to reach it
+ * @param prefix         what tool and prompt names get in front of them ({@code prefix__name});
+ *                       empty means names pass through unchanged
+ * @param reissue        per original tool name, the operator's re-issue override
+ * @param requestTimeout how long one request may take
+ * @param startTimeout   how long connecting and the handshake may take
+ * @param enabled        false: listed in the config but not started
+ */
+public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String prefix,
+                             Map<String, Reissue> reissue, Duration requestTimeout,
+                             Duration startTimeout, boolean enabled) {
+
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(30);
+
+    public UpstreamConfig {
+        reissue = Map.copyOf(reissue);
+    }
+
+    /** The upstream with only a name and an endpoint, everything else defaulted. */
+    public static UpstreamConfig of(String name, UpstreamEndpoint endpoint) {
+        return new UpstreamConfig(name, endpoint, Prefixes.defaultFor(name), Map.of(),
+                DEFAULT_REQUEST_TIMEOUT, DEFAULT_START_TIMEOUT, true);
+    }
+
+    /** A client for this upstream with its name, timeouts and re-issue overrides applied. */
+    public McpClient.Builder clientBuilder() {
+        return McpClient.builder(endpoint).name(name).requestTimeout(requestTimeout).reissue(reissue);
+    }
+
+    /** The name hosts see for one of this upstream's tools or prompts. */
+    public String exposedName(String original) {
+        return prefix.isEmpty() ? original : prefix + "__" + original;
+    }
+
+    /** "stdio", "http" or "sse": the transport family, as {@code /status} shows it. */
+    public String transport() {
+        return switch (endpoint) {
+            case UpstreamEndpoint.Stdio stdio -> "stdio";
+            case UpstreamEndpoint.Http http -> http.kind() == UpstreamEndpoint.HttpKind.SSE ? "sse" : "http";
+        };
+    }
+}

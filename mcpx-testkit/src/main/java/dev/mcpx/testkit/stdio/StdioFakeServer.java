@@ -1,0 +1,231 @@
+package dev.mcpx.testkit.stdio;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A fake MCP server that runs as a child process on stdio, for tests that need a real
+ * subprocess. Run it with {@link #command(String...)}.
+ *
+ * <p>Flags: {@code --era legacy|modern} (legacy answers {@code server/discover} with -32601 as
+ * legacy SDKs do; modern answers it and needs no initialize); {@code --silent-probe} (legacy that
+ * never answers server/discover); {@code --garbage} (writes a non-JSON line before each answer);
+ * {@code --stderr TEXT} (writes TEXT to stderr at start).
+ *
+ * <p>Tools: {@code echo} {text}, {@code add} {a,b}, {@code sleep} {ms}, {@code progress} {steps}
+ * (progress notifications before the result), {@code die} {code} (exits at once, without
+ * answering), {@code huge} {bytes} (a result line of that size), {@code calls} (how many
+ * tools/call this process has executed, counting this one).
+ */
+public final class StdioFakeServer {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private final PrintStream out;
+    private final boolean modern;
+    private final boolean silentProbe;
+    private final boolean garbage;
+    private final AtomicLong toolCalls = new AtomicLong();
+
+    private StdioFakeServer(PrintStream out, boolean modern, boolean silentProbe, boolean garbage) {
+        this.out = out;
+        this.modern = modern;
+        this.silentProbe = silentProbe;
+        this.garbage = garbage;
+    }
+
+    /** The command line that runs this server with the current JVM and class path. */
+    public static List<String> command(String... flags) {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(StdioFakeServer.class.getName());
+        command.addAll(List.of(flags));
+        return command;
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean modern = false;
+        boolean silentProbe = false;
+        boolean garbage = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--era" -> modern = "modern".equals(args[++i]);
+                case "--silent-probe" -> silentProbe = true;
+                case "--garbage" -> garbage = true;
+                case "--stderr" -> System.err.println(args[++i]);
+                default -> throw new IllegalArgumentException("unknown flag " + args[i]);
+            }
+        }
+        PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+        StdioFakeServer server = new StdioFakeServer(out, modern, silentProbe, garbage);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) {
+            String message = line;
+            Thread.ofVirtual().start(() -> server.handle(message));
+        }
+        System.exit(0);
+    }
+
+    private void handle(String line) {
+        JsonNode message;
+        try {
+            message = JSON.readTree(line);
+        } catch (RuntimeException e) {
+            write(error(NODES.nullNode(), -32700, "parse error"));
+            return;
+        }
+        JsonNode id = message.get("id");
+        String method = message.path("method").asString("");
+        if (id == null || method.isEmpty()) {
+            return;
+        }
+        ObjectNode params = message.get("params") instanceof ObjectNode p ? p : NODES.objectNode();
+        try {
+            JsonNode result = answer(method, params, id);
+            if (result != null) {
+                if (garbage) {
+                    writeRaw("this is not json {");
+                }
+                ObjectNode reply = NODES.objectNode().put("jsonrpc", "2.0");
+                reply.set("id", id);
+                reply.set("result", result);
+                write(reply);
+            }
+        } catch (ToolError e) {
+            write(error(id, e.code, e.getMessage()));
+        }
+    }
+
+    private JsonNode answer(String method, ObjectNode params, JsonNode id) {
+        return switch (method) {
+            case "server/discover" -> {
+                if (silentProbe) {
+                    yield null;
+                }
+                if (!modern) {
+                    throw new ToolError(-32601, "Method not found");
+                }
+                ObjectNode result = NODES.objectNode().put("resultType", "complete");
+                result.putArray("supportedVersions").add("2026-07-28");
+                result.putObject("capabilities").putObject("tools");
+                result.putObject("_meta").putObject("io.modelcontextprotocol/serverInfo")
+                        .put("name", "stdio-fake").put("version", "1.0.0");
+                yield result;
+            }
+            case "initialize" -> {
+                ObjectNode result = NODES.objectNode()
+                        .put("protocolVersion", params.path("protocolVersion").asString("2025-11-25"));
+                result.putObject("capabilities").putObject("tools").put("listChanged", true);
+                result.putObject("serverInfo").put("name", "stdio-fake").put("version", "1.0.0");
+                yield result;
+            }
+            case "ping" -> NODES.objectNode();
+            case "tools/list" -> toolsList();
+            case "tools/call" -> callTool(params, id);
+            default -> throw new ToolError(-32601, "Method not found: " + method);
+        };
+    }
+
+    private ObjectNode toolsList() {
+        ObjectNode result = NODES.objectNode();
+        ArrayNode tools = result.putArray("tools");
+        for (String name : List.of("echo", "add", "sleep", "progress", "die", "huge", "calls")) {
+            ObjectNode tool = tools.addObject().put("name", name).put("description", "fake " + name);
+            tool.putObject("inputSchema").put("type", "object");
+            if (name.equals("echo") || name.equals("calls")) {
+                tool.putObject("annotations").put("readOnlyHint", true);
+            }
+        }
+        return result;
+    }
+
+    private ObjectNode callTool(ObjectNode params, JsonNode id) {
+        long count = toolCalls.incrementAndGet();
+        JsonNode args = params.path("arguments");
+        String name = params.path("name").asString("");
+        return switch (name) {
+            case "echo" -> text("Echo: " + args.path("text").asString(""));
+            case "add" -> text(Long.toString(args.path("a").asLong() + args.path("b").asLong()));
+            case "sleep" -> {
+                sleep(args.path("ms").asLong(1000));
+                yield text("slept");
+            }
+            case "progress" -> {
+                JsonNode token = params.path("_meta").get("progressToken");
+                int steps = args.path("steps").asInt(3);
+                for (int i = 1; token != null && i <= steps; i++) {
+                    ObjectNode note = NODES.objectNode().put("jsonrpc", "2.0").put("method", "notifications/progress");
+                    ObjectNode p = note.putObject("params");
+                    p.set("progressToken", token);
+                    p.put("progress", i).put("total", steps);
+                    write(note);
+                }
+                yield text("done in " + steps + " steps");
+            }
+            case "die" -> {
+                System.err.println("fake server dying on request " + id);
+                System.err.flush();
+                Runtime.getRuntime().halt(args.path("code").asInt(3));
+                yield null;
+            }
+            case "huge" -> text("x".repeat(args.path("bytes").asInt(1024)));
+            case "calls" -> text(Long.toString(count));
+            default -> throw new ToolError(-32602, "Unknown tool: " + name);
+        };
+    }
+
+    private static ObjectNode text(String value) {
+        ObjectNode result = NODES.objectNode();
+        result.putArray("content").addObject().put("type", "text").put("text", value);
+        return result;
+    }
+
+    private static ObjectNode error(JsonNode id, int code, String message) {
+        ObjectNode reply = NODES.objectNode().put("jsonrpc", "2.0");
+        reply.set("id", id);
+        reply.putObject("error").put("code", code).put("message", message);
+        return reply;
+    }
+
+    private void write(JsonNode message) {
+        writeRaw(JSON.writeValueAsString(message));
+    }
+
+    private synchronized void writeRaw(String line) {
+        out.print(line);
+        out.print('\n');
+        out.flush();
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static final class ToolError extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final int code;
+
+        ToolError(int code, String message) {
+            super(message);
+            this.code = code;
+        }
+    }
+}
