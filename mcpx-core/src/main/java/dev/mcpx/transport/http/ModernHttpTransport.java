@@ -23,6 +23,7 @@ import dev.mcpx.protocol.HttpStatusException;
 import dev.mcpx.transport.Outbound;
 import dev.mcpx.transport.Transport;
 import dev.mcpx.transport.TransportEvent;
+import dev.mcpx.transport.TransportKind;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.io.IOException;
 import java.io.InputStream;
@@ -95,7 +96,12 @@ public final class ModernHttpTransport implements Transport {
     }
 
     public ModernHttpTransport(UpstreamEndpoint.Http endpoint) {
-        this(endpoint, defaultClient(endpoint.url()), true, JsonRpcCodec.DEFAULT_MAX_CHARS);
+        this(endpoint, JsonRpcCodec.DEFAULT_MAX_CHARS);
+    }
+
+    /** @param maxMessageBytes the largest JSON body or SSE event accepted */
+    public ModernHttpTransport(UpstreamEndpoint.Http endpoint, int maxMessageBytes) {
+        this(endpoint, defaultClient(endpoint.url()), true, maxMessageBytes);
     }
 
     /**
@@ -201,12 +207,25 @@ public final class ModernHttpTransport implements Transport {
      * On Streamable HTTP, closing a request's response stream is the cancellation signal; no
      * {@code notifications/cancelled} is sent (2026-07-28, basic/patterns/cancellation).
      */
-    private void cancel(Notification cancelled) {
-        RequestId id = RequestId.fromJson(cancelled.params() == null ? null : cancelled.params().get("requestId"));
-        Exchange exchange = id == null ? null : exchanges.remove(id);
+    @Override
+    public boolean abandon(RequestId id) {
+        Exchange exchange = exchanges.remove(id);
         if (exchange != null) {
             exchange.cancel();
         }
+        return true;
+    }
+
+    private void cancel(Notification cancelled) {
+        RequestId id = RequestId.fromJson(cancelled.params() == null ? null : cancelled.params().get("requestId"));
+        if (id != null) {
+            abandon(id);
+        }
+    }
+
+    @Override
+    public TransportKind kind() {
+        return TransportKind.STREAMABLE_HTTP;
     }
 
     private HttpRequest post(JsonRpcMessage message, String method, JsonNode params, Map<String, String> extraHeaders) {
