@@ -4,6 +4,7 @@ import dev.mcpx.transport.Transport;
 import dev.mcpx.transport.UpstreamEndpoint;
 import dev.mcpx.transport.http.LegacyHttpOptions;
 import dev.mcpx.transport.http.LegacyHttpTransports;
+import dev.mcpx.transport.http.ModernHttpTransport;
 import dev.mcpx.transport.stdio.StdioTransport;
 
 /** Opens the transport for an endpoint, by the wire the era detection is trying. */
@@ -32,8 +33,8 @@ final class TransportOpener {
             case UpstreamEndpoint.Http http -> switch (wire) {
                 case LEGACY_HTTP -> LegacyHttpTransports.streamable(http, legacyOptions());
                 case HTTP_SSE -> LegacyHttpTransports.httpSse(http, legacyOptions());
-                default -> throw new UnsupportedOperationException(
-                        "HTTP transport " + wire + " for " + http.url() + " is not wired yet");
+                case MODERN_HTTP -> new ModernHttpTransport(http, maxMessageChars);
+                case STDIO -> throw new IllegalArgumentException("stdio is not a wire for " + http.url());
             };
         };
     }

@@ -193,11 +193,6 @@ final class LegacyHttpTransport implements Transport {
     }
 
     @Override
-    public TransportKind kind() {
-        return TransportKind.STREAMABLE_HTTP;
-    }
-
-    @Override
     public String description() {
         URI url = endpoint.url();
         return url.getScheme() + "://" + url.getHost() + (url.getPort() < 0 ? "" : ":" + url.getPort())
