@@ -378,9 +378,6 @@ public final class McpClient implements AutoCloseable {
 
     /** One attempt: a new id, one send, one wait. */
     private JsonNode exchange(String method, ObjectNode params, RequestOptions options, Attempt attempt) {
-        if (!sessions.isRecovering()) {
-            sessions.awaitSettled();
-        }
         RequestId id = RequestId.of(ids.incrementAndGet());
         attempt.id = id;
         ObjectNode sent = prepareParams(params, options, id, attempt.metaVersion);
@@ -391,8 +388,15 @@ public final class McpClient implements AutoCloseable {
         Transport t = transport;
         Duration timeout = options.timeout() != null ? options.timeout() : requestTimeout;
         try {
-            attempt.generation = sessions.generation();
-            t.send(new Outbound(new Request(id, method, sent), Map.of()));
+            Outbound outbound = new Outbound(new Request(id, method, sent), Map.of());
+            if (Methods.INITIALIZE.equals(method)) {
+                t.send(outbound);
+            } else {
+                sessions.send(generation -> {
+                    attempt.generation = generation;
+                    t.send(outbound);
+                });
+            }
             JsonRpcMessage reply = await(waiter, timeout);
             return switch (reply) {
                 case Result result -> result.result();
