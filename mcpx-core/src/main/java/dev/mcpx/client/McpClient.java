@@ -156,7 +156,7 @@ public final class McpClient implements AutoCloseable {
             if (discover()) {
                 return;
             }
-            modern.close();
+            detach(modern);
             if (pinnedVersion != null) {
                 throw new UpstreamUnavailableException(name + ": upstream does not speak " + pinnedVersion);
             }
@@ -180,6 +180,14 @@ public final class McpClient implements AutoCloseable {
             candidate.close();
             throw e;
         }
+    }
+
+    /** Closes a transport the era detection gave up on; its closing is not the client's death. */
+    private void detach(Transport rejected) {
+        if (transport == rejected) {
+            transport = null;
+        }
+        rejected.close();
     }
 
     private void attach(Transport candidate) {
