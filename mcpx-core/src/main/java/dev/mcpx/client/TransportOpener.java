@@ -22,20 +22,19 @@ final class TransportOpener {
         this.maxMessageChars = maxMessageChars;
     }
 
-    private LegacyHttpOptions legacyOptions() {
-        return LegacyHttpOptions.defaults().withMaxEventBytes(maxMessageChars);
-    }
-
     Transport open(UpstreamEndpoint endpoint, Wire wire) {
         return switch (endpoint) {
             case UpstreamEndpoint.Stdio stdio -> new StdioTransport(stdio, maxMessageChars);
             case UpstreamEndpoint.Http http -> switch (wire) {
                 case LEGACY_HTTP -> LegacyHttpTransports.streamable(http, legacyOptions());
                 case HTTP_SSE -> LegacyHttpTransports.httpSse(http, legacyOptions());
-                default -> throw new UnsupportedOperationException(
+                case MODERN_HTTP, STDIO -> throw new UnsupportedOperationException(
                         "HTTP transport " + wire + " for " + http.url() + " is not wired yet");
             };
         };
     }
 
+    private LegacyHttpOptions legacyOptions() {
+        return LegacyHttpOptions.defaults().withMaxEventBytes(maxMessageChars);
+    }
 }

@@ -161,6 +161,17 @@ final class LegacyHttpTransport implements Transport {
         return Optional.ofNullable(sessionId.get());
     }
 
+    /**
+     * Legacy streams do not mean cancellation when they close (spec: disconnection is not
+     * cancellation), so the client still sends {@code notifications/cancelled}; the transport
+     * only stops reading the abandoned request's stream.
+     */
+    @Override
+    public boolean abandon(RequestId id) {
+        responseStreams.stream().filter(stream -> stream.answers(id)).forEach(ResponseStream::stop);
+        return false;
+    }
+
     @Override
     public synchronized void expireSession(String expired) {
         if (expired != null && sessionId.compareAndSet(expired, null)) {
@@ -174,17 +185,6 @@ final class LegacyHttpTransport implements Transport {
             listenStream.stop();
             listenStream = null;
         }
-    }
-
-    /**
-     * Legacy streams do not mean cancellation when they close (spec: disconnection is not
-     * cancellation), so the client still sends {@code notifications/cancelled}; the transport
-     * only stops reading the abandoned request's stream.
-     */
-    @Override
-    public boolean abandon(RequestId id) {
-        responseStreams.stream().filter(stream -> stream.answers(id)).forEach(ResponseStream::stop);
-        return false;
     }
 
     @Override
