@@ -63,6 +63,8 @@ final class LegacyHttpTransport implements Transport {
         this.options = options;
         this.codec = new JsonRpcCodec(options.maxEventBytes());
         this.http = options.newHttpClient(endpoint.url());
+        // A configured header the JDK refuses (Host, Connection, ...) fails here, not on the first call.
+        request(endpoint.url(), null, false).build();
     }
 
     @Override
@@ -119,7 +121,10 @@ final class LegacyHttpTransport implements Transport {
                     "HTTP " + response.statusCode() + " without a response body", null)));
             return;
         }
-        deliver(body, null);
+        if (!deliver(body, id)) {
+            emit(new TransportEvent.RequestFailed(id, new StreamLostException(id,
+                    "the JSON body of HTTP " + response.statusCode() + " was not the response to the request", null)));
+        }
     }
 
     /**

@@ -173,6 +173,22 @@ class LegacyHttpAnswersTest {
         assertThat(events.all()).anyMatch(e -> e instanceof TransportEvent.Undecodable u && u.excerpt().equals("not json"));
     }
 
+    @Test
+    void aJsonBodyThatIsNotTheResponseFailsTheRequestRatherThanLeavingItHanging() throws IOException {
+        serve(exchange -> reply(exchange, 200, "application/json", "{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}"));
+        transport.send(Outbound.of(ping(8)));
+        TransportEvent.RequestFailed failed = events.await(TransportEvent.RequestFailed.class, Duration.ofSeconds(5));
+        assertThat(failed.id()).isEqualTo(RequestId.of(8));
+        assertThat(failed.error()).isInstanceOf(StreamLostException.class);
+    }
+
+    @Test
+    void aConfiguredHeaderTheHttpClientRefusesFailsAtConstruction() {
+        assertThatThrownBy(() -> LegacyHttpTransports.streamable(new UpstreamEndpoint.Http(URI.create("http://127.0.0.1:9/mcp"),
+                Map.of("Host", "elsewhere"), UpstreamEndpoint.HttpKind.STREAMABLE)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Host");
+    }
+
     private McpException sendAndCatch(Request request) {
         try {
             transport.send(Outbound.of(request));
