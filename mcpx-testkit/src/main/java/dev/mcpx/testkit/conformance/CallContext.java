@@ -29,6 +29,11 @@ record CallContext(
         return clientCapabilities.get(capability) != null && !clientCapabilities.get(capability).isNull();
     }
 
+    boolean clientHasExtension(String extension) {
+        JsonNode extensions = clientCapabilities.get("extensions");
+        return extensions != null && extensions.isObject() && extensions.get(extension) != null;
+    }
+
     String argument(String key) {
         return Json.string(arguments, key);
     }

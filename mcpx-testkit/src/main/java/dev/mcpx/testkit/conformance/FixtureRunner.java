@@ -13,8 +13,11 @@ final class FixtureRunner {
     }
 
     /** 2026-07-28: one round; input needs go back to the client as an InputRequiredResult. */
-    static ObjectNode runModern(Fixture fixture, CallContext call) throws InterruptedException {
+    static ObjectNode runModern(Fixture fixture, CallContext call, TaskStore tasks) throws InterruptedException {
         Outcome outcome = fixture.call(call);
+        if (outcome instanceof Outcome.StartTask task) {
+            return tasks.start(task.work());
+        }
         if (outcome instanceof Outcome.InputRequired needed) {
             requireCapabilities(needed, call);
             ObjectNode result = Json.object().put("resultType", "input_required");
@@ -33,6 +36,9 @@ final class FixtureRunner {
             Outcome outcome = fixture.call(call);
             if (outcome instanceof Outcome.Complete complete) {
                 return complete.result();
+            }
+            if (outcome instanceof Outcome.StartTask) {
+                throw RpcError.of(RpcError.INTERNAL_ERROR, "tasks exist only in 2026-07-28").exception();
             }
             Outcome.InputRequired needed = (Outcome.InputRequired) outcome;
             requireCapabilities(needed, call);

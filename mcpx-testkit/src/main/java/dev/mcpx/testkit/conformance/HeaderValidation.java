@@ -43,6 +43,7 @@ final class HeaderValidation {
         String nameField = switch (method) {
             case "tools/call", "prompts/get" -> "name";
             case "resources/read" -> "uri";
+            case "tasks/get", "tasks/update", "tasks/cancel" -> "taskId";
             default -> null;
         };
         if (nameField != null) {

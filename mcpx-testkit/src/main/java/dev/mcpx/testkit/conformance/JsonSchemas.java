@@ -50,4 +50,17 @@ final class JsonSchemas {
                 }
                 """);
     }
+
+    /** slow_compute: how long to work, and a label for the result. */
+    static ObjectNode slowCompute() {
+        return (ObjectNode) Json.parse("""
+                {
+                  "type": "object",
+                  "properties": {
+                    "seconds": {"type": "integer", "minimum": 0, "description": "How long to work"},
+                    "label": {"type": "string", "description": "Named in the result"}
+                  }
+                }
+                """);
+    }
 }

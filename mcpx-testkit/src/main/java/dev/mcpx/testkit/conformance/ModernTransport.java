@@ -100,15 +100,18 @@ final class ModernTransport {
             case "server/discover" -> discover();
             case "tools/list" -> catalog.tools().list();
             case "tools/call" -> FixtureRunner.runModern(catalog.tools().fixture(Json.string(params, "name")),
-                    call(params, exchange));
+                    call(params, exchange), catalog.tasks());
             case "prompts/list" -> catalog.prompts().list();
             case "prompts/get" -> FixtureRunner.runModern(catalog.prompts().fixture(Json.string(params, "name")),
-                    call(params, exchange));
+                    call(params, exchange), catalog.tasks());
             case "resources/list" -> catalog.resources().list();
             case "resources/templates/list" -> catalog.resources().templates();
             case "resources/read" -> catalog.resources().read(Json.string(params, "uri"), true);
             case "completion/complete" -> Completions.complete(params);
-            // initialize, ping, logging/setLevel and resources/(un)subscribe were removed in 2026-07-28.
+            case "tasks/get", "tasks/update", "tasks/cancel" ->
+                    catalog.tasks().handle(method, params, (ObjectNode) params.get("_meta").get(META_CAPABILITIES));
+            // initialize, ping, logging/setLevel and resources/(un)subscribe were removed in 2026-07-28,
+            // tasks/result and tasks/list in the tasks extension's v2.
             default -> throw RpcError.of(RpcError.METHOD_NOT_FOUND, "Method not found: " + method).exception();
         };
     }
@@ -117,7 +120,9 @@ final class ModernTransport {
         ObjectNode result = Json.object();
         ArrayNode versions = result.putArray("supportedVersions");
         SUPPORTED.forEach(versions::add);
-        result.set("capabilities", LegacyTransport.capabilities());
+        ObjectNode capabilities = LegacyTransport.capabilities();
+        capabilities.putObject("extensions").putObject(TaskStore.EXTENSION);
+        result.set("capabilities", capabilities);
         result.put("instructions", "Fixtures for the MCP conformance server scenarios.");
         return result;
     }
@@ -180,8 +185,12 @@ final class ModernTransport {
         try {
             ObjectNode ack = subscriptionParams(id);
             ack.set("notifications", agreed);
-            writer.event(null, null, Json.write(Json.notification("notifications/subscriptions/acknowledged", ack)));
-            catalog.changes().subscribe(subscriber);
+            // Subscribed before the ack goes out (a change right after it must not be lost), while holding
+            // the writer, so that no change can be written ahead of the ack.
+            synchronized (writer) {
+                catalog.changes().subscribe(subscriber);
+                writer.event(null, null, Json.write(Json.notification("notifications/subscriptions/acknowledged", ack)));
+            }
             while (!closing.await(KEEP_ALIVE_MS, TimeUnit.MILLISECONDS)) {
                 writer.comment();
             }

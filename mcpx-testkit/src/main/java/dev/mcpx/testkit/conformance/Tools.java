@@ -86,6 +86,20 @@ final class Tools {
                 mrtr::tamperedState);
         add(prefix + "capabilities", "MRTR: asks only for what clientCapabilities declare", noArguments(),
                 InputRequiredTools::capabilities);
+        add("greet", "Tasks extension: sync only, says hello to name", stringArguments("name", "Who to greet"),
+                TaskTools::greet);
+        add("slow_compute", "Tasks extension: sleeps seconds; a task when the client declares the extension",
+                JsonSchemas.slowCompute(), TaskTools::slowCompute);
+        add("failing_job", "Tasks extension: task required; ends in a tool error", noArguments(),
+                TaskTools::failingJob);
+        add("protocol_error_job", "Tasks extension: task required; ends in a protocol error", noArguments(),
+                TaskTools::protocolErrorJob);
+        add("confirm_delete", "Tasks extension: task that waits for a confirmation via tasks/update",
+                stringArguments("filename", "The file to delete"), TaskTools::confirmDelete);
+        add("multi_input", "Tasks extension: task with two input requests pending at once", noArguments(),
+                TaskTools::multiInput);
+        add("test_tool_with_task", "Tasks extension: MRTR round for a name, then a task", noArguments(),
+                TaskTools::mrtrThenTask);
         add(DYNAMIC, "Present only after an odd number of test_trigger_tool_change calls", noArguments(),
                 call -> text("The dynamic tool ran."));
     }
