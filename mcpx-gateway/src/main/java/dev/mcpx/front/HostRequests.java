@@ -47,7 +47,7 @@ public final class HostRequests {
     public HostRequests(Catalogue catalogue, Pool pool, ServerIdentity identity, Duration startWait, int pageSize) {
         this.catalogue = catalogue;
         this.pool = pool;
-        this.router = new Router(catalogue, pool);
+        this.router = new Router(catalogue, pool, startWait);
         this.identity = identity;
         this.startWait = startWait;
         this.pageSize = pageSize;

@@ -10,7 +10,9 @@ import dev.mcpx.protocol.JsonRpcError;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -28,10 +30,13 @@ public final class Router {
 
     private final Catalogue catalogue;
     private final Pool pool;
+    private final Duration startWait;
 
-    public Router(Catalogue catalogue, Pool pool) {
+    /** {@code startWait}: how long a name not (yet) in the catalogue waits for upstreams still starting. */
+    public Router(Catalogue catalogue, Pool pool, Duration startWait) {
         this.catalogue = catalogue;
         this.pool = pool;
+        this.startWait = startWait;
     }
 
     /**
@@ -43,8 +48,8 @@ public final class Router {
         ObjectNode hostRequest = call.params() == null ? Json.object() : call.params();
         ObjectNode upstreamRequest = withoutHostMeta(hostRequest);
         Route route = switch (call.method()) {
-            case Methods.TOOLS_CALL -> named(hostRequest, upstreamRequest, catalogue::tool, "tool");
-            case Methods.PROMPTS_GET -> named(hostRequest, upstreamRequest, catalogue::prompt, "prompt");
+            case Methods.TOOLS_CALL -> named(hostRequest, upstreamRequest, settled(catalogue::tool), "tool");
+            case Methods.PROMPTS_GET -> named(hostRequest, upstreamRequest, settled(catalogue::prompt), "prompt");
             case Methods.RESOURCES_READ, Methods.RESOURCES_SUBSCRIBE, Methods.RESOURCES_UNSUBSCRIBE ->
                     byUri(Json.text(hostRequest, "uri"));
             case Methods.COMPLETION_COMPLETE -> completionRef(upstreamRequest);
@@ -64,7 +69,7 @@ public final class Router {
     }
 
     private static Route named(ObjectNode hostRequest, ObjectNode upstreamRequest,
-                               java.util.function.Function<String, Optional<Route>> lookup, String what) {
+                               Function<String, Optional<Route>> lookup, String what) {
         String name = Json.text(hostRequest, "name");
         if (name == null) {
             throw invalidParams("params.name must be the " + what + "'s name");
@@ -78,7 +83,7 @@ public final class Router {
         if (uri == null) {
             throw invalidParams("params.uri must be the resource's URI");
         }
-        return catalogue.resource(uri).orElseThrow(() -> new McpErrorException(new JsonRpcError(
+        return settled(catalogue::resource).apply(uri).orElseThrow(() -> new McpErrorException(new JsonRpcError(
                 ErrorCodes.RESOURCE_NOT_FOUND_LEGACY, "Resource not found: " + uri, Json.object().put("uri", uri))));
     }
 
@@ -88,7 +93,7 @@ public final class Router {
         String type = Json.text(ref, "type");
         if ("ref/prompt".equals(type)) {
             String name = Json.text(ref, "name");
-            Route route = catalogue.prompt(name == null ? "" : name)
+            Route route = settled(catalogue::prompt).apply(name == null ? "" : name)
                     .orElseThrow(() -> invalidParams("Unknown prompt: " + name));
             ref.put("name", route.upstreamName());
             return route;
@@ -97,6 +102,18 @@ public final class Router {
             return byUri(Json.text(ref, "uri"));
         }
         throw invalidParams("params.ref.type must be ref/prompt or ref/resource");
+    }
+
+    /** A lookup that, on a miss, waits for upstreams still on their first start and looks again. */
+    private Function<String, Optional<Route>> settled(Function<String, Optional<Route>> lookup) {
+        return key -> {
+            Optional<Route> route = lookup.apply(key);
+            if (route.isPresent()) {
+                return route;
+            }
+            pool.awaitFirstAttempts(startWait);
+            return lookup.apply(key);
+        };
     }
 
     /** A copy without the host's progress token and protocol keys: the client sets its own. */

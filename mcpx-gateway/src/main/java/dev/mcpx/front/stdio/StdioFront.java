@@ -99,8 +99,12 @@ public final class StdioFront {
         Era era = HostRequests.eraOf(hostRequest);
         Thread.ofVirtual().name("mcpx-host-" + hostRequest.method()).start(() -> {
             try {
-                send(requests.answer(hostRequest, era,
-                        hostProgress -> send(new Notification(Methods.PROGRESS, hostProgress)), cancellation));
+                JsonRpcMessage hostResult = requests.answer(hostRequest, era,
+                        hostProgress -> send(new Notification(Methods.PROGRESS, hostProgress)), cancellation);
+                // a request the host cancelled gets no response (MCP cancellation rules)
+                if (!cancellation.isCancelled()) {
+                    send(hostResult);
+                }
             } finally {
                 inFlight.remove(hostRequest.id());
             }
