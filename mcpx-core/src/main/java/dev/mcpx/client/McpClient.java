@@ -30,6 +30,7 @@ import dev.mcpx.transport.Transport;
 import dev.mcpx.transport.TransportEvent;
 import dev.mcpx.transport.TransportKind;
 import dev.mcpx.transport.UpstreamEndpoint;
+import dev.mcpx.transport.http.LegacyHttpTransports;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -163,7 +164,7 @@ public final class McpClient implements AutoCloseable {
         try {
             connectLegacyOn(opener.open(http, Wire.LEGACY_HTTP));
         } catch (HttpStatusException e) {
-            if (http.kind() == UpstreamEndpoint.HttpKind.STREAMABLE || !isTransportMismatch(e.status())) {
+            if (http.kind() == UpstreamEndpoint.HttpKind.STREAMABLE || !LegacyHttpTransports.suggestsHttpSse(e)) {
                 throw e;
             }
             log.info("{}: Streamable HTTP refused with {}, falling back to HTTP+SSE", name, e.status());
@@ -179,10 +180,6 @@ public final class McpClient implements AutoCloseable {
             candidate.close();
             throw e;
         }
-    }
-
-    private static boolean isTransportMismatch(int status) {
-        return status == 400 || status == 404 || status == 405;
     }
 
     private void attach(Transport candidate) {
@@ -372,10 +369,10 @@ public final class McpClient implements AutoCloseable {
         if (reinitialized) {
             counters.reinitializations.incrementAndGet();
             log.info("{}: upstream forgot session {}; re-initialized, session generation {}", name, deadSessionId, sessions.generation());
-            for (CatalogueKind kind : CatalogueKind.values()) {
-                invalidate(kind);
-            }
             emit(new ClientEvent.Reinitialized(sessions.generation()));
+            for (CatalogueKind kind : CatalogueKind.values()) {
+                listChanged(kind);
+            }
         }
     }
 

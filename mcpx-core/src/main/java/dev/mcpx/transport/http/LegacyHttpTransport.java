@@ -1,0 +1,321 @@
+package dev.mcpx.transport.http;
+
+import dev.mcpx.protocol.HttpStatusException;
+import dev.mcpx.protocol.JsonRpcCodec;
+import dev.mcpx.protocol.JsonRpcMessage;
+import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
+import dev.mcpx.protocol.JsonRpcMessage.Request;
+import dev.mcpx.protocol.JsonRpcMessage.Result;
+import dev.mcpx.protocol.MalformedMessageException;
+import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.Methods;
+import dev.mcpx.protocol.ProtocolVersion;
+import dev.mcpx.protocol.RequestCancelledException;
+import dev.mcpx.protocol.RequestId;
+import dev.mcpx.protocol.SessionExpiredException;
+import dev.mcpx.protocol.StreamLostException;
+import dev.mcpx.protocol.UpstreamUnavailableException;
+import dev.mcpx.transport.Outbound;
+import dev.mcpx.transport.Transport;
+import dev.mcpx.transport.TransportEvent;
+import dev.mcpx.transport.TransportKind;
+import dev.mcpx.transport.UpstreamEndpoint;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Streamable HTTP as protocol 2025-03-26 .. 2025-11-25 define it: every message its own POST,
+ * answered with one JSON object or an SSE stream; a session id captured from the initialize
+ * response and sent on every later request; a GET listen stream; streams resumed with GET and
+ * {@code Last-Event-ID}; DELETE on close.
+ */
+final class LegacyHttpTransport implements Transport {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LegacyHttpTransport.class);
+    static final String ACCEPT_BOTH = "application/json, text/event-stream";
+
+    private final UpstreamEndpoint.Http endpoint;
+    private final LegacyHttpOptions options;
+    private final HttpClient http;
+    private final JsonRpcCodec codec;
+    private final AtomicReference<String> sessionId = new AtomicReference<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Set<ResponseStream> responseStreams = ConcurrentHashMap.newKeySet();
+    private volatile String protocolVersion;
+    private volatile Consumer<TransportEvent> events = event -> { };
+    private ListenStream listenStream;
+
+    LegacyHttpTransport(UpstreamEndpoint.Http endpoint, LegacyHttpOptions options) {
+        this.endpoint = endpoint;
+        this.options = options;
+        this.codec = new JsonRpcCodec(options.maxEventBytes());
+        this.http = options.newHttpClient(endpoint.url());
+    }
+
+    @Override
+    public void start(Consumer<TransportEvent> events) {
+        this.events = events;
+    }
+
+    @Override
+    public void send(Outbound outbound) {
+        if (closed.get()) {
+            throw new UpstreamUnavailableException("transport to " + description() + " is closed");
+        }
+        JsonRpcMessage message = outbound.message();
+        boolean initialize = message instanceof Request r && Methods.INITIALIZE.equals(r.method());
+        // A new session starts with an initialize that carries no session id (spec, session rule 4).
+        String sentWith = initialize ? null : sessionId.get();
+        HttpRequest.Builder builder = request(endpoint.url(), sentWith, !initialize)
+                .header("Accept", ACCEPT_BOTH)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(codec.encode(message)));
+        outbound.headers().forEach(builder::header);
+        HttpResponse<InputStream> response = exchange(builder.build());
+        int status = response.statusCode();
+        if (status / 100 != 2) {
+            rejected(message, sentWith, status, ResponseBodies.readErrorBody(response.body()));
+            return;
+        }
+        if (initialize) {
+            adoptSession(response.headers().firstValue("Mcp-Session-Id").orElse(null));
+        }
+        if (!(message instanceof Request request)) {
+            ResponseBodies.discard(response.body());
+            return;
+        }
+        if (ResponseBodies.isEventStream(response)) {
+            ResponseStream stream = new ResponseStream(this, request.id(), response.body(), sentWith);
+            responseStreams.add(stream);
+            Thread.ofVirtual().name("mcpx-legacy-response-" + request.id()).start(stream);
+            return;
+        }
+        readJsonAnswer(request.id(), response);
+    }
+
+    private void readJsonAnswer(RequestId id, HttpResponse<InputStream> response) {
+        String body;
+        try {
+            body = ResponseBodies.readText(response.body(), options.maxEventBytes());
+        } catch (IOException e) {
+            emit(new TransportEvent.RequestFailed(id, new StreamLostException(id, e.getMessage(), e)));
+            return;
+        }
+        if (body.isBlank()) {
+            emit(new TransportEvent.RequestFailed(id, new StreamLostException(id,
+                    "HTTP " + response.statusCode() + " without a response body", null)));
+            return;
+        }
+        deliver(body, null);
+    }
+
+    /**
+     * A non-2xx answer. A session the server no longer knows is {@link SessionExpiredException};
+     * a JSON-RPC error naming the request is that request's answer; anything else is
+     * {@link HttpStatusException}.
+     */
+    private void rejected(JsonRpcMessage message, String sentWith, int status, String body) {
+        if (sentWith != null && (status == 404 || (status == 400 && ResponseBodies.rejectsSession(body)))) {
+            throw new SessionExpiredException(sentWith, status, body);
+        }
+        ErrorResponse error = ResponseBodies.errorResponse(body);
+        if (message instanceof Request request && error != null && request.id().equals(error.id())) {
+            emit(new TransportEvent.Received(error));
+            return;
+        }
+        throw new HttpStatusException(status, body);
+    }
+
+    private synchronized void adoptSession(String issued) {
+        String previous = sessionId.getAndSet(issued);
+        if (previous != null && !previous.equals(issued)) {
+            stopListening();
+        }
+    }
+
+    @Override
+    public synchronized void handshakeCompleted(ProtocolVersion version) {
+        protocolVersion = version.wire();
+        stopListening();
+        if (!closed.get()) {
+            listenStream = new ListenStream(this, sessionId.get());
+            Thread.ofVirtual().name("mcpx-legacy-listen").start(listenStream);
+        }
+    }
+
+    @Override
+    public Optional<String> sessionId() {
+        return Optional.ofNullable(sessionId.get());
+    }
+
+    @Override
+    public synchronized void expireSession(String expired) {
+        if (expired != null && sessionId.compareAndSet(expired, null)) {
+            LOG.debug("{}: session {} expired", description(), expired);
+            stopListening();
+        }
+    }
+
+    private synchronized void stopListening() {
+        if (listenStream != null) {
+            listenStream.stop();
+            listenStream = null;
+        }
+    }
+
+    /**
+     * Legacy streams do not mean cancellation when they close (spec: disconnection is not
+     * cancellation), so the client still sends {@code notifications/cancelled}; the transport
+     * only stops reading the abandoned request's stream.
+     */
+    @Override
+    public boolean abandon(RequestId id) {
+        responseStreams.stream().filter(stream -> stream.answers(id)).forEach(ResponseStream::stop);
+        return false;
+    }
+
+    @Override
+    public TransportKind kind() {
+        return TransportKind.STREAMABLE_HTTP;
+    }
+
+    @Override
+    public String description() {
+        URI url = endpoint.url();
+        return url.getScheme() + "://" + url.getHost() + (url.getPort() < 0 ? "" : ":" + url.getPort())
+                + (url.getRawPath() == null ? "" : url.getRawPath());
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        stopListening();
+        responseStreams.forEach(ResponseStream::stop);
+        String session = sessionId.getAndSet(null);
+        if (session != null) {
+            deleteSession(session);
+        }
+        http.shutdownNow();
+    }
+
+    /** Ends the session upstream; bounded, and any answer (405 included) is fine. */
+    private void deleteSession(String session) {
+        HttpRequest delete = request(endpoint.url(), session, true).DELETE()
+                .timeout(options.closeTimeout()).build();
+        try {
+            http.sendAsync(delete, HttpResponse.BodyHandlers.discarding())
+                    .get(options.closeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.debug("{}: DELETE of session {} failed: {}", description(), session, e.toString());
+        }
+    }
+
+    // ---- shared with the stream readers
+
+    LegacyHttpOptions options() {
+        return options;
+    }
+
+    boolean closed() {
+        return closed.get();
+    }
+
+    String currentSessionId() {
+        return sessionId.get();
+    }
+
+    /** A request to {@code url} with the configured headers, the session and the protocol version. */
+    HttpRequest.Builder request(URI url, String session, boolean withVersion) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(url);
+        endpoint.headers().forEach(builder::header);
+        if (session != null) {
+            builder.header("Mcp-Session-Id", session);
+        }
+        String version = protocolVersion;
+        if (withVersion && version != null) {
+            builder.header("MCP-Protocol-Version", version);
+        }
+        return builder;
+    }
+
+    /** A GET for an SSE stream: the listen stream, or a resume when {@code lastEventId} is given. */
+    HttpResponse<InputStream> openEventStream(String session, String lastEventId) throws IOException, InterruptedException {
+        HttpRequest.Builder builder = request(endpoint.url(), session, true).header("Accept", "text/event-stream").GET();
+        if (lastEventId != null) {
+            builder.header("Last-Event-ID", lastEventId);
+        }
+        return http.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+    }
+
+    private HttpResponse<InputStream> exchange(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RequestCancelledException("interrupted while sending to " + description());
+        } catch (IOException e) {
+            throw new UpstreamUnavailableException(description() + " is unreachable: " + e, e);
+        }
+    }
+
+    /**
+     * Decodes one message and hands it to the client. Returns whether it was the response to
+     * {@code awaited}, which ends that request's stream.
+     */
+    boolean deliver(String data, RequestId awaited) {
+        JsonRpcMessage message;
+        try {
+            message = codec.decode(data);
+        } catch (MalformedMessageException e) {
+            emit(new TransportEvent.Undecodable(excerpt(data), e));
+            return false;
+        }
+        emit(new TransportEvent.Received(message));
+        return awaited != null && switch (message) {
+            case Result result -> awaited.equals(result.id());
+            case ErrorResponse error -> awaited.equals(error.id());
+            default -> false;
+        };
+    }
+
+    void failed(RequestId id, McpException error) {
+        emit(new TransportEvent.RequestFailed(id, error));
+    }
+
+    void sessionLost(String session) {
+        if (session != null && session.equals(sessionId.get())) {
+            emit(new TransportEvent.SessionExpired(session));
+        }
+    }
+
+    void finished(ResponseStream stream) {
+        responseStreams.remove(stream);
+    }
+
+    private void emit(TransportEvent event) {
+        if (!closed.get()) {
+            events.accept(event);
+        }
+    }
+
+    private static String excerpt(String data) {
+        return data.length() <= 200 ? data : data.substring(0, 200) + "...";
+    }
+}

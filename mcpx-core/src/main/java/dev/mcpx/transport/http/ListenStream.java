@@ -1,0 +1,141 @@
+package dev.mcpx.transport.http;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpResponse;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The GET stream on which a legacy server sends requests and notifications of its own. 405 means
+ * the server offers none; a 404 (or a 400 naming the session) means the session is gone. While
+ * the session lives, a dropped stream is reopened with {@code Last-Event-ID}, after the server's
+ * {@code retry:} or an exponential backoff.
+ *
+ * <p>Session loss is reported only for a session this stream once reached: a session refused
+ * from the first GET on was never alive here, and reporting it would make the client
+ * re-initialize again and again against a server that refuses every session.
+ */
+final class ListenStream implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ListenStream.class);
+    private static final int MAX_REFUSALS = 5;
+
+    private final LegacyHttpTransport transport;
+    private final String sessionId;
+    private volatile boolean stopped;
+    private volatile Thread thread;
+    private volatile InputStream body;
+
+    ListenStream(LegacyHttpTransport transport, String sessionId) {
+        this.transport = transport;
+        this.sessionId = sessionId;
+    }
+
+    @Override
+    public void run() {
+        thread = Thread.currentThread();
+        LegacyHttpOptions options = transport.options();
+        String lastEventId = null;
+        long retryMillis = -1;
+        int failures = 0;
+        int refusals = 0;
+        boolean reached = false;
+        while (live()) {
+            boolean delivered = false;
+            try {
+                HttpResponse<InputStream> response = transport.openEventStream(sessionId, lastEventId);
+                int status = response.statusCode();
+                if (status / 100 != 2) {
+                    String text = ResponseBodies.readErrorBody(response.body());
+                    if (status == 405) {
+                        LOG.debug("{}: the server offers no listen stream", transport.description());
+                        return;
+                    }
+                    if (sessionId != null && (status == 404 || (status == 400 && ResponseBodies.rejectsSession(text)))) {
+                        if (reached) {
+                            transport.sessionLost(sessionId);
+                        } else {
+                            LOG.info("{}: listen stream refused for a new session (HTTP {}), not listening",
+                                    transport.description(), status);
+                        }
+                        return;
+                    }
+                    if (++refusals >= MAX_REFUSALS) {
+                        LOG.info("{}: listen stream refused {} times (HTTP {}), not reopening it",
+                                transport.description(), refusals, status);
+                        return;
+                    }
+                } else {
+                    refusals = 0;
+                    reached = true;
+                    body = response.body();
+                    SseReader reader = new SseReader(body, options.maxEventBytes());
+                    try {
+                        SseEvent event;
+                        while ((event = reader.next()) != null) {
+                            delivered = true;
+                            if ("message".equals(event.event()) && !event.data().isBlank()) {
+                                transport.deliver(event.data(), null);
+                            }
+                        }
+                    } finally {
+                        lastEventId = reader.lastEventId() != null ? reader.lastEventId() : lastEventId;
+                        retryMillis = reader.retryMillis() >= 0 ? reader.retryMillis() : retryMillis;
+                        close(body);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (IOException e) {
+                LOG.debug("{}: listen stream broke: {}", transport.description(), e.toString());
+            }
+            failures = delivered ? 0 : failures + 1;
+            if (!pause(wait(options, retryMillis, failures))) {
+                return;
+            }
+        }
+    }
+
+    private static long wait(LegacyHttpOptions options, long retryMillis, int failures) {
+        long base = retryMillis >= 0 ? retryMillis : options.defaultRetry().toMillis();
+        long backoff = base << Math.min(failures, 10);
+        return Math.min(Math.max(backoff, base), options.maxListenBackoff().toMillis());
+    }
+
+    private boolean live() {
+        return !stopped && !transport.closed() && java.util.Objects.equals(sessionId, transport.currentSessionId());
+    }
+
+    private boolean pause(long millis) {
+        try {
+            TimeUnit.MILLISECONDS.sleep(millis);
+            return live();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    void stop() {
+        stopped = true;
+        close(body);
+        Thread t = thread;
+        if (t != null) {
+            t.interrupt();
+        }
+    }
+
+    private static void close(InputStream in) {
+        if (in == null) {
+            return;
+        }
+        try {
+            in.close();
+        } catch (IOException e) {
+            // already broken: nothing left to release
+        }
+    }
+}

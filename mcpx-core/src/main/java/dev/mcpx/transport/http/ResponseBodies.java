@@ -1,0 +1,101 @@
+package dev.mcpx.transport.http;
+
+import dev.mcpx.protocol.Json;
+import dev.mcpx.protocol.JsonRpcCodec;
+import dev.mcpx.protocol.JsonRpcMessage;
+import dev.mcpx.protocol.MalformedMessageException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+
+/** Reading what an MCP server put in an HTTP response body: SSE or one JSON object, or an error. */
+final class ResponseBodies {
+
+    /** Error bodies are only read for messages and classification: a few KiB are plenty. */
+    static final int ERROR_BODY_LIMIT = 16 * 1024;
+
+    private static final JsonRpcCodec CODEC = new JsonRpcCodec();
+
+    private ResponseBodies() {
+    }
+
+    static boolean isEventStream(HttpResponse<?> response) {
+        return response.headers().firstValue("Content-Type")
+                .map(type -> type.toLowerCase(Locale.ROOT).startsWith("text/event-stream"))
+                .orElse(false);
+    }
+
+    /** The body as UTF-8 text; fails when it is longer than {@code limit} bytes. */
+    static String readText(InputStream in, int limit) throws IOException {
+        try (in) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                if (out.size() + n > limit) {
+                    throw new IOException("response body exceeds the limit of " + limit + " bytes");
+                }
+                out.write(buffer, 0, n);
+            }
+            return out.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Up to {@link #ERROR_BODY_LIMIT} bytes of an error body; whatever could be read. */
+    static String readErrorBody(InputStream in) {
+        try (in) {
+            byte[] bytes = in.readNBytes(ERROR_BODY_LIMIT);
+            return new String(bytes, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    static void discard(InputStream in) {
+        try (in) {
+            in.readNBytes(ERROR_BODY_LIMIT);
+        } catch (IOException e) {
+            // nothing to learn from a body nobody reads
+        }
+    }
+
+    /** The JSON-RPC error response an error body carries, or null when it carries none. */
+    static JsonRpcMessage.ErrorResponse errorResponse(String body) {
+        if (body == null || body.isBlank()) {
+            return null;
+        }
+        try {
+            return CODEC.decode(body) instanceof JsonRpcMessage.ErrorResponse error ? error : null;
+        } catch (MalformedMessageException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Whether an error body says the session is unknown, invalid or missing: the JSON-RPC error's
+     * message, or a plain-text body, names the session (the official reference server answers a
+     * stale session with 400 {@code Bad Request: No valid session ID provided}).
+     */
+    static boolean rejectsSession(String body) {
+        if (body == null || body.isBlank()) {
+            return false;
+        }
+        JsonRpcMessage.ErrorResponse error = errorResponse(body);
+        String text = error != null ? error.error().message() : plainText(body);
+        return text != null && text.toLowerCase(Locale.ROOT).contains("session");
+    }
+
+    private static String plainText(String body) {
+        try {
+            JsonNode tree = Json.parse(body);
+            return tree.isString() ? tree.asString() : null;
+        } catch (JacksonException e) {
+            return body.length() <= 500 ? body : null;
+        }
+    }
+}

@@ -1,0 +1,375 @@
+package dev.mcpx.transport.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mcpx.protocol.Json;
+import dev.mcpx.protocol.JsonRpcMessage;
+import dev.mcpx.protocol.JsonRpcMessage.Notification;
+import dev.mcpx.protocol.JsonRpcMessage.Request;
+import dev.mcpx.protocol.ProtocolVersion;
+import dev.mcpx.protocol.RequestId;
+import dev.mcpx.protocol.SessionExpiredException;
+import dev.mcpx.protocol.StreamLostException;
+import dev.mcpx.protocol.UpstreamUnavailableException;
+import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
+import dev.mcpx.testkit.legacy.LegacyHttpUpstream.ResponseMode;
+import dev.mcpx.testkit.legacy.LegacyHttpUpstream.SessionLossAnswer;
+import dev.mcpx.testkit.legacy.RecordedRequest;
+import dev.mcpx.transport.Outbound;
+import dev.mcpx.transport.Transport;
+import dev.mcpx.transport.TransportEvent;
+import dev.mcpx.transport.UpstreamEndpoint;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
+
+class LegacyHttpTransportTest {
+
+    private static final LegacyHttpOptions FAST = LegacyHttpOptions.defaults().withDefaultRetry(Duration.ofMillis(100));
+
+    private final AtomicLong ids = new AtomicLong();
+    private final RecordedEvents events = new RecordedEvents();
+    private LegacyHttpUpstream upstream;
+    private Transport transport;
+
+    @BeforeEach
+    void startUpstream() {
+        upstream = LegacyHttpUpstream.started();
+    }
+
+    @AfterEach
+    void stopAll() {
+        if (transport != null) {
+            transport.close();
+        }
+        upstream.close();
+    }
+
+    private Transport connect(LegacyHttpOptions options, Map<String, String> headers) {
+        transport = LegacyHttpTransports.streamable(
+                new UpstreamEndpoint.Http(upstream.url(), headers, UpstreamEndpoint.HttpKind.STREAMABLE), options);
+        transport.start(events);
+        return transport;
+    }
+
+    private Transport connect() {
+        return connect(FAST, Map.of());
+    }
+
+    private String handshake() {
+        ObjectNode params = Json.object();
+        params.put("protocolVersion", "2025-11-25");
+        params.putObject("capabilities").putObject("elicitation");
+        params.putObject("clientInfo").put("name", "test").put("version", "1");
+        RequestId id = nextId();
+        transport.send(Outbound.of(new Request(id, "initialize", params)));
+        assertThat(events.result(id).result().path("protocolVersion").asString()).isEqualTo("2025-11-25");
+        transport.send(Outbound.of(new Notification("notifications/initialized", null)));
+        transport.handshakeCompleted(ProtocolVersion.V2025_11_25);
+        return transport.sessionId().orElseThrow();
+    }
+
+    private RequestId nextId() {
+        return RequestId.of(ids.incrementAndGet());
+    }
+
+    private RequestId call(String tool, ObjectNode arguments) {
+        ObjectNode params = Json.object();
+        params.put("name", tool);
+        params.set("arguments", arguments);
+        RequestId id = nextId();
+        transport.send(Outbound.of(new Request(id, "tools/call", params)));
+        return id;
+    }
+
+    private static String text(JsonRpcMessage.Result result) {
+        return result.result().path("content").path(0).path("text").asString();
+    }
+
+    private static ObjectNode args(String key, Object value) {
+        ObjectNode args = Json.object();
+        if (value instanceof Number n) {
+            args.put(key, n.longValue());
+        } else {
+            args.put(key, String.valueOf(value));
+        }
+        return args;
+    }
+
+    @Test
+    void aRequestAnsweredWithOneJsonObjectIsDelivered() {
+        connect();
+        handshake();
+        RequestId id = nextId();
+        transport.send(Outbound.of(new Request(id, "tools/list", null)));
+        assertThat(events.result(id).result().path("tools").size()).isEqualTo(6);
+    }
+
+    @Test
+    void aRequestAnsweredWithAnSseStreamIsDelivered() {
+        upstream.responseMode(ResponseMode.SSE);
+        connect();
+        handshake();
+        RequestId id = call("echo", args("text", "hi"));
+        assertThat(text(events.result(id))).isEqualTo("hi");
+    }
+
+    @Test
+    void everyRequestAfterTheHandshakeCarriesSessionVersionAndConfiguredHeaders() {
+        connect(FAST, Map.of("Authorization", "Bearer secret"));
+        String session = handshake();
+        RequestId id = call("add", args("a", 2));
+        events.result(id);
+        org.awaitility.Awaitility.await().until(() -> upstream.requests().stream().anyMatch(r -> r.httpMethod().equals("GET")));
+        transport.close();
+        transport = null;
+
+        List<RecordedRequest> seen = upstream.requests();
+        assertThat(seen).allSatisfy(r -> assertThat(r.header("Authorization")).isEqualTo("Bearer secret"));
+        RecordedRequest initialize = seen.getFirst();
+        assertThat(initialize.rpcMethod()).isEqualTo("initialize");
+        assertThat(initialize.sessionId()).isNull();
+        assertThat(initialize.header("Accept")).contains("application/json").contains("text/event-stream");
+        assertThat(seen.subList(1, seen.size())).isNotEmpty().allSatisfy(r -> {
+            assertThat(r.sessionId()).isEqualTo(session);
+            assertThat(r.httpMethod().equals("POST") && r.rpcMethod().equals("notifications/initialized")
+                    || "2025-11-25".equals(r.protocolVersion())).isTrue();
+        });
+        assertThat(seen).anyMatch(r -> r.httpMethod().equals("GET"));
+        assertThat(seen.getLast().httpMethod()).isEqualTo("DELETE");
+    }
+
+    @Test
+    void aForgottenSessionFailsTheSendWithSessionExpiredNamingTheIdItWasSentWith() {
+        connect();
+        String session = handshake();
+        upstream.forgetSessions();
+        RequestId id = nextId();
+        assertThatThrownBy(() -> transport.send(Outbound.of(new Request(id, "tools/list", null))))
+                .isInstanceOfSatisfying(SessionExpiredException.class, e -> {
+                    assertThat(e.sessionId()).isEqualTo(session);
+                    assertThat(e.status()).isEqualTo(404);
+                });
+    }
+
+    @Test
+    void theReferenceServers400ForAnUnknownSessionIsAlsoSessionExpired() {
+        upstream.sessionLossAnswer(SessionLossAnswer.BAD_REQUEST);
+        connect();
+        String session = handshake();
+        upstream.forgetSessions();
+        assertThatThrownBy(() -> transport.send(Outbound.of(new Request(nextId(), "ping", null))))
+                .isInstanceOfSatisfying(SessionExpiredException.class, e -> {
+                    assertThat(e.sessionId()).isEqualTo(session);
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e).hasMessageContaining("No valid session ID provided");
+                });
+    }
+
+    @Test
+    void expireSessionClearsOnlyTheCurrentSessionAndANewInitializeStartsAFreshOne() {
+        connect();
+        String first = handshake();
+        transport.expireSession("some-older-session");
+        assertThat(transport.sessionId()).contains(first);
+        transport.expireSession(first);
+        assertThat(transport.sessionId()).isEmpty();
+
+        String second = handshake();
+        assertThat(second).isNotEqualTo(first);
+        List<RecordedRequest> initializes = upstream.requests().stream()
+                .filter(r -> "initialize".equals(r.rpcMethod())).toList();
+        assertThat(initializes).hasSize(2).allSatisfy(r -> assertThat(r.sessionId()).isNull());
+    }
+
+    @Test
+    void aCutStreamIsResumedWithLastEventIdAfterTheServersRetryWait() {
+        upstream.responseMode(ResponseMode.SSE);
+        connect();
+        handshake();
+        upstream.cutNextStream(400);
+        RequestId id = call("increment", Json.object());
+
+        assertThat(text(events.result(id))).isEqualTo("1");
+        assertThat(upstream.executions("increment")).isEqualTo(1);
+        List<RecordedRequest> resumes = upstream.resumes();
+        assertThat(resumes).hasSize(1);
+        assertThat(resumes.getFirst().lastEventId()).isNotBlank();
+        long waitedMillis = TimeUnit.NANOSECONDS.toMillis(resumes.getFirst().nanoTime() - upstream.cutTimes().getFirst());
+        assertThat(waitedMillis).isBetween(380L, 2000L);
+    }
+
+    @Test
+    void withoutRetryFieldTheResumeWaitsTheDefault() {
+        upstream.responseMode(ResponseMode.SSE);
+        connect(FAST.withDefaultRetry(Duration.ofMillis(250)), Map.of());
+        handshake();
+        upstream.cutNextStreams(1, -1);
+        RequestId id = call("echo", args("text", "again"));
+
+        assertThat(text(events.result(id))).isEqualTo("again");
+        long waitedMillis = TimeUnit.NANOSECONDS.toMillis(
+                upstream.resumes().getFirst().nanoTime() - upstream.cutTimes().getFirst());
+        assertThat(waitedMillis).isGreaterThanOrEqualTo(230L);
+    }
+
+    @Test
+    void whenResumingGivesUpTheRequestFailsWithStreamLost() {
+        upstream.responseMode(ResponseMode.SSE);
+        upstream.replayOnResume(false);
+        connect(FAST.withMaxResumeAttempts(2), Map.of());
+        handshake();
+        upstream.cutNextStream(50);
+        RequestId id = call("echo", args("text", "lost"));
+
+        TransportEvent.RequestFailed failed = events.await(TransportEvent.RequestFailed.class, Duration.ofSeconds(10));
+        assertThat(failed.id()).isEqualTo(id);
+        assertThat(failed.error()).isInstanceOf(StreamLostException.class).hasMessageContaining("2 resume attempts");
+        assertThat(upstream.resumes()).hasSize(2);
+    }
+
+    @Test
+    void progressNotificationsArriveBeforeTheResult() {
+        connect();
+        handshake();
+        ObjectNode params = Json.object();
+        params.put("name", "progress");
+        params.putObject("arguments").put("steps", 3);
+        params.putObject("_meta").put("progressToken", "tok");
+        RequestId id = nextId();
+        transport.send(Outbound.of(new Request(id, "tools/call", params)));
+
+        assertThat(text(events.result(id))).isEqualTo("done 3 steps");
+        List<JsonRpcMessage> messages = events.messages();
+        List<JsonRpcMessage> progress = messages.stream()
+                .filter(m -> m instanceof Notification n && n.method().equals("notifications/progress")).toList();
+        assertThat(progress).hasSize(3);
+        assertThat(messages.indexOf(progress.getLast())).isLessThan(messages.size() - 1);
+    }
+
+    @Test
+    void aServerRequestOnTheStreamIsDeliveredAndTheClientsAnswerIsPostedBack() {
+        connect();
+        handshake();
+        RequestId id = call("ask", args("kind", "elicitation"));
+
+        TransportEvent.Received asked = (TransportEvent.Received) events.await(e -> e instanceof TransportEvent.Received r
+                && r.message() instanceof Request q && q.method().equals("elicitation/create"),
+                Duration.ofSeconds(5), "an elicitation request");
+        Request elicitation = (Request) asked.message();
+        ObjectNode answer = Json.object();
+        answer.put("action", "accept");
+        answer.putObject("content").put("name", "Ada");
+        transport.send(Outbound.of(new JsonRpcMessage.Result(elicitation.id(), answer)));
+
+        assertThat(text(events.result(id))).contains("\"name\":\"Ada\"").contains("accept");
+    }
+
+    @Test
+    void theListenStreamDeliversServerNotifications() {
+        connect();
+        handshake();
+        awaitListenStreams(1);
+        upstream.notifyToolsListChanged();
+        events.await(e -> e instanceof TransportEvent.Received r && r.message() instanceof Notification n
+                && n.method().equals("notifications/tools/list_changed"), Duration.ofSeconds(5), "list_changed");
+    }
+
+    @Test
+    void aServerWithoutListenStreamAnswers405AndThatIsFine() throws InterruptedException {
+        upstream.listenStream(false);
+        connect();
+        handshake();
+        Thread.sleep(400);
+        RequestId id = nextId();
+        transport.send(Outbound.of(new Request(id, "ping", null)));
+        events.result(id);
+        assertThat(upstream.requests().stream().filter(r -> r.httpMethod().equals("GET"))).hasSize(1);
+        assertThat(events.all()).noneMatch(e -> e instanceof TransportEvent.SessionExpired
+                || e instanceof TransportEvent.Closed || e instanceof TransportEvent.RequestFailed);
+    }
+
+    @Test
+    void aListenStreamThatMeetsAForgottenSessionReportsSessionExpired() {
+        connect();
+        String session = handshake();
+        awaitListenStreams(1);
+        upstream.forgetSessions();
+        TransportEvent.SessionExpired expired = events.await(TransportEvent.SessionExpired.class, Duration.ofSeconds(5));
+        assertThat(expired.sessionId()).isEqualTo(session);
+    }
+
+    @Test
+    void expiringTheSessionStopsItsListenStream() throws InterruptedException {
+        connect();
+        String session = handshake();
+        awaitListenStreams(1);
+        transport.expireSession(session);
+        long deadline = System.currentTimeMillis() + 3000;
+        while (upstream.openListenStreams() > 0 && System.currentTimeMillis() < deadline) {
+            upstream.notifyToolsListChanged();
+            Thread.sleep(50);
+        }
+        assertThat(upstream.openListenStreams()).isZero();
+    }
+
+    @Test
+    void closeDeletesTheSession() {
+        connect();
+        String session = handshake();
+        transport.close();
+        transport = null;
+        RecordedRequest delete = upstream.requests().stream().filter(r -> r.httpMethod().equals("DELETE"))
+                .findFirst().orElseThrow();
+        assertThat(delete.sessionId()).isEqualTo(session);
+        assertThat(upstream.liveSessions()).isEmpty();
+    }
+
+    @Test
+    void closeReturnsPromptlyWhenTheServerIsGone() {
+        connect();
+        handshake();
+        upstream.stop();
+        long start = System.nanoTime();
+        transport.close();
+        transport = null;
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(3000);
+    }
+
+    @Test
+    void anUnreachableServerIsUpstreamUnavailable() {
+        connect();
+        handshake();
+        upstream.stop();
+        assertThatThrownBy(() -> transport.send(Outbound.of(new Request(nextId(), "ping", null))))
+                .isInstanceOf(UpstreamUnavailableException.class);
+    }
+
+    @Test
+    void aRestartedServerOnTheSamePortAnswersTheOldSession404() {
+        connect();
+        String session = handshake();
+        upstream.restart();
+        assertThatThrownBy(() -> transport.send(Outbound.of(new Request(nextId(), "ping", null))))
+                .isInstanceOfSatisfying(SessionExpiredException.class, e -> assertThat(e.sessionId()).isEqualTo(session));
+        transport.expireSession(session);
+        assertThat(handshake()).isNotEqualTo(session);
+    }
+
+    private void awaitListenStreams(int count) {
+        long deadline = System.currentTimeMillis() + 5000;
+        while (upstream.openListenStreams() < count) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new AssertionError("no listen stream opened");
+            }
+            Thread.onSpinWait();
+        }
+    }
+}

@@ -1,0 +1,312 @@
+package dev.mcpx.testkit.legacy;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.VirtualThreadPool;
+
+/**
+ * An in-process legacy MCP server (protocol 2025-11-25, Streamable HTTP with sessions) on
+ * 127.0.0.1, at {@code /mcp}, that fails on purpose: it forgets its sessions, restarts on the
+ * same port, cuts SSE streams before the response and replays them on {@code Last-Event-ID}.
+ * Everything it saw is recorded for assertions.
+ */
+public final class LegacyHttpUpstream implements AutoCloseable {
+
+    /** How a request is answered: one JSON object, or an SSE stream. */
+    public enum ResponseMode { JSON, SSE }
+
+    /** How a request with an unknown session id is answered. */
+    public enum SessionLossAnswer {
+        /** HTTP 404, as the spec says. */
+        NOT_FOUND,
+        /** HTTP 400 {@code Bad Request: No valid session ID provided}, as the reference server says. */
+        BAD_REQUEST
+    }
+
+    static final Set<String> SUPPORTED_VERSIONS = Set.of("2025-03-26", "2025-06-18", "2025-11-25");
+
+    private final Map<String, FakeSession> sessions = new ConcurrentHashMap<>();
+    private final FakeCatalogue catalogue = new FakeCatalogue();
+    private final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
+    private final List<Long> cutTimes = new CopyOnWriteArrayList<>();
+    private final AtomicInteger initializeCount = new AtomicInteger();
+    private final AtomicInteger cutsLeft = new AtomicInteger();
+    private final AtomicInteger listenConnections = new AtomicInteger();
+    private volatile long cutRetryMillis = -1;
+    private volatile ResponseMode responseMode = ResponseMode.JSON;
+    private volatile SessionLossAnswer sessionLossAnswer = SessionLossAnswer.NOT_FOUND;
+    private volatile boolean listenStreamEnabled = true;
+    private volatile boolean answer404Forever;
+    private volatile boolean refuseInitialize;
+    private volatile boolean replayOnResume = true;
+    private volatile boolean running;
+    private Server server;
+    private int port;
+
+    /** A fake upstream ready to {@link #start()}. */
+    public LegacyHttpUpstream() {
+    }
+
+    /** A fake already listening on an ephemeral port. */
+    public static LegacyHttpUpstream started() {
+        LegacyHttpUpstream upstream = new LegacyHttpUpstream();
+        upstream.start();
+        return upstream;
+    }
+
+    /** The MCP endpoint. */
+    public URI url() {
+        return URI.create("http://127.0.0.1:" + port + "/mcp");
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** Stops the server: connections close, every session is gone. Counters survive. */
+    public synchronized void stop() {
+        if (server == null) {
+            return;
+        }
+        running = false;
+        endAllSessions();
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not stop the fake upstream", e);
+        }
+        server = null;
+    }
+
+    /** Starts listening: first on an ephemeral port, after a {@link #stop()} on the same port again. */
+    public synchronized void start() {
+        if (server == null) {
+            startOn(port);
+        }
+    }
+
+    /** Stops and starts on the same port with no sessions: what a restarted server looks like. */
+    public synchronized void restart() {
+        stop();
+        start();
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private synchronized void startOn(int wantedPort) {
+        VirtualThreadPool threads = new VirtualThreadPool();
+        threads.setName("legacy-upstream");
+        Server s = new Server(threads);
+        ServerConnector connector = new ServerConnector(s);
+        connector.setHost("127.0.0.1");
+        connector.setPort(wantedPort);
+        connector.setReuseAddress(true);
+        s.addConnector(connector);
+        s.setHandler(new StreamableHandler(this));
+        s.setStopTimeout(2000);
+        running = true;
+        try {
+            s.start();
+        } catch (Exception e) {
+            running = false;
+            throw new IllegalStateException("could not start the fake upstream on port " + wantedPort, e);
+        }
+        server = s;
+        port = connector.getLocalPort();
+    }
+
+    // ---- knobs
+
+    public LegacyHttpUpstream responseMode(ResponseMode mode) {
+        this.responseMode = Objects.requireNonNull(mode);
+        return this;
+    }
+
+    public LegacyHttpUpstream sessionLossAnswer(SessionLossAnswer answer) {
+        this.sessionLossAnswer = Objects.requireNonNull(answer);
+        return this;
+    }
+
+    /** When disabled, a GET without {@code Last-Event-ID} is answered 405 (no listen stream offered). */
+    public LegacyHttpUpstream listenStream(boolean enabled) {
+        this.listenStreamEnabled = enabled;
+        return this;
+    }
+
+    /** Forgets every session, as a restart would, but keeps the port and connections open. */
+    public void forgetSessions() {
+        endAllSessions();
+    }
+
+    /**
+     * From now on every JSON-RPC request and GET that carries a session id gets 404, while
+     * {@code initialize} still creates sessions and notifications are still accepted: a server
+     * that keeps handing out sessions it then refuses.
+     */
+    public void answer404Forever(boolean on) {
+        this.answer404Forever = on;
+    }
+
+    /** When on, {@code initialize} itself gets 404 (and no session), like a server gone wrong. */
+    public void refuseInitialize(boolean on) {
+        this.refuseInitialize = on;
+    }
+
+    /**
+     * The next {@code count} SSE response streams end right after their priming event (which
+     * carries {@code retry: retryMillis}, or no retry field when negative), before the response; the request still runs, and its
+     * response is replayed to a GET with {@code Last-Event-ID}.
+     */
+    public void cutNextStreams(int count, long retryMillis) {
+        this.cutRetryMillis = retryMillis;
+        this.cutsLeft.set(count);
+    }
+
+    public void cutNextStream(long retryMillis) {
+        cutNextStreams(1, retryMillis);
+    }
+
+    /** When off, a resume GET gets an SSE stream that ends at once with nothing: the response is lost. */
+    public void replayOnResume(boolean on) {
+        this.replayOnResume = on;
+    }
+
+    /** Sends {@code notifications/tools/list_changed} on every open listen stream. */
+    public void notifyToolsListChanged() {
+        String message = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}";
+        for (FakeSession session : sessions.values()) {
+            EventLog listen = session.listenStreamIfOpen();
+            if (listen != null) {
+                listen.append(message);
+            }
+        }
+    }
+
+    // ---- what it saw
+
+    /** How many {@code initialize} requests were answered since the fake was created. */
+    public int initializeCount() {
+        return initializeCount.get();
+    }
+
+    /** How many times {@code tool} ran to completion. */
+    public int executions(String tool) {
+        return catalogue.executions(tool);
+    }
+
+    /** Every HTTP request received, in arrival order. */
+    public List<RecordedRequest> requests() {
+        return List.copyOf(requests);
+    }
+
+    /** The JSON-RPC ids of POSTed requests of {@code rpcMethod}, in arrival order. */
+    public List<String> requestIdsSeen(String rpcMethod) {
+        return requests.stream().filter(RecordedRequest::isRpcRequest)
+                .filter(r -> r.rpcMethod().equals(rpcMethod)).map(RecordedRequest::rpcId).toList();
+    }
+
+    /** The {@code Mcp-Session-Id} header of every request (null where absent). */
+    public List<String> sessionIdsSeen() {
+        return requests.stream().map(RecordedRequest::sessionId).toList();
+    }
+
+    /** The GETs that carried {@code Last-Event-ID}: resume attempts. */
+    public List<RecordedRequest> resumes() {
+        return requests.stream().filter(r -> "GET".equals(r.httpMethod()) && r.lastEventId() != null).toList();
+    }
+
+    /** {@link System#nanoTime()} of each stream cut, to compare with the resume GET's arrival. */
+    public List<Long> cutTimes() {
+        return List.copyOf(cutTimes);
+    }
+
+    public Set<String> liveSessions() {
+        return Set.copyOf(sessions.keySet());
+    }
+
+    /** How many listen streams (GET without Last-Event-ID) are connected right now. */
+    public int openListenStreams() {
+        return listenConnections.get();
+    }
+
+    // ---- for the handler
+
+    FakeCatalogue catalogue() {
+        return catalogue;
+    }
+
+    Map<String, FakeSession> sessions() {
+        return sessions;
+    }
+
+    void record(RecordedRequest request) {
+        requests.add(request);
+    }
+
+    void countInitialize() {
+        initializeCount.incrementAndGet();
+    }
+
+    /** Whether the stream about to open is to be cut. */
+    boolean takeCut() {
+        return cutsLeft.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
+    }
+
+    /** The {@code retry:} a cut stream announces; negative for none. */
+    long cutRetryMillis() {
+        return cutRetryMillis;
+    }
+
+    AtomicInteger listenConnections() {
+        return listenConnections;
+    }
+
+    void recordCut() {
+        cutTimes.add(System.nanoTime());
+    }
+
+    ResponseMode responseMode() {
+        return responseMode;
+    }
+
+    SessionLossAnswer sessionLossAnswer() {
+        return sessionLossAnswer;
+    }
+
+    boolean listenStreamEnabled() {
+        return listenStreamEnabled;
+    }
+
+    boolean answer404Forever() {
+        return answer404Forever;
+    }
+
+    boolean refuseInitialize() {
+        return refuseInitialize;
+    }
+
+    boolean replayOnResume() {
+        return replayOnResume;
+    }
+
+    boolean running() {
+        return running;
+    }
+
+    private void endAllSessions() {
+        List<FakeSession> all = List.copyOf(sessions.values());
+        sessions.clear();
+        all.forEach(FakeSession::end);
+    }
+}
