@@ -156,6 +156,8 @@ public final class McpClient implements AutoCloseable {
             if (discover()) {
                 return;
             }
+            // detach first: the probe's own close event must not read as the upstream's death
+            transport = null;
             modern.close();
             if (pinnedVersion != null) {
                 throw new UpstreamUnavailableException(name + ": upstream does not speak " + pinnedVersion);

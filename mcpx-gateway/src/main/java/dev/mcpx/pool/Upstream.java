@@ -239,7 +239,7 @@ public final class Upstream {
         Duration delay;
         lock.lock();
         try {
-            if (id != attempt || state == UpstreamState.STOPPED) {
+            if (id != attempt || state != UpstreamState.UP) {
                 return;
             }
             dead = client;
