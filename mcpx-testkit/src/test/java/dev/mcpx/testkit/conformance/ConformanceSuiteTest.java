@@ -1,7 +1,6 @@
 package dev.mcpx.testkit.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.mcpx.testkit.NodeTools;
 import java.io.IOException;
@@ -63,8 +62,6 @@ class ConformanceSuiteTest {
     }
 
     private static NodeTools nodeTools() {
-        assumeTrue(NodeTools.find().isPresent() || System.getenv("CI") != null,
-                "Node tools not installed: run .tools/setup to include the conformance suite");
         return NodeTools.require();
     }
 
