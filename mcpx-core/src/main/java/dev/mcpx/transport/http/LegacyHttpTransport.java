@@ -28,6 +28,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -261,12 +262,12 @@ final class LegacyHttpTransport implements Transport {
     }
 
     /** A GET for an SSE stream: the listen stream, or a resume when {@code lastEventId} is given. */
-    HttpResponse<InputStream> openEventStream(String session, String lastEventId) throws IOException, InterruptedException {
+    CompletableFuture<HttpResponse<InputStream>> openEventStream(String session, String lastEventId, StreamSlot slot) {
         HttpRequest.Builder builder = request(endpoint.url(), session, true).header("Accept", "text/event-stream").GET();
         if (lastEventId != null) {
             builder.header("Last-Event-ID", lastEventId);
         }
-        return http.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+        return http.sendAsync(builder.build(), slot.bodyHandler());
     }
 
     private HttpResponse<InputStream> exchange(HttpRequest request) {
