@@ -190,6 +190,23 @@ class LegacyHttpTransportTest {
     }
 
     @Test
+    void betweenExpiryAndTheNextInitializeNothingLeavesWithoutASession() {
+        connect();
+        String session = handshake();
+        transport.expireSession(session);
+        int before = upstream.requests().size();
+
+        assertThatThrownBy(() -> transport.send(Outbound.of(new Request(nextId(), "tools/list", null))))
+                .isInstanceOfSatisfying(SessionExpiredException.class, e -> assertThat(e.sessionId()).isEqualTo(session));
+        assertThat(upstream.requests()).hasSize(before);
+
+        handshake();
+        RequestId id = nextId();
+        transport.send(Outbound.of(new Request(id, "tools/list", null)));
+        events.result(id);
+    }
+
+    @Test
     void aCutStreamIsResumedWithLastEventIdAfterTheServersRetryWait() {
         upstream.responseMode(ResponseMode.SSE);
         connect();
