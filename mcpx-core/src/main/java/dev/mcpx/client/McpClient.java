@@ -16,6 +16,7 @@ import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.MetaKeys;
+import dev.mcpx.protocol.ParamHeaders;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestCancelledException;
@@ -303,7 +304,7 @@ public final class McpClient implements AutoCloseable {
                 recoverSession(attempt.generation, e.sessionId());
             } catch (StreamLostException e) {
                 if (!budget.mayReissue() || era() != Era.MODERN
-                        || !reissuePolicy.allows(method, current, this::toolForReissue)) {
+                        || !reissuePolicy.allows(method, current, this::lookUpTool)) {
                     throw e;
                 }
                 budget = budget.afterReissue();
@@ -392,7 +393,7 @@ public final class McpClient implements AutoCloseable {
         Duration timeout = options.timeout() != null ? options.timeout() : requestTimeout;
         try {
             attempt.generation = sessions.generation();
-            t.send(new Outbound(new Request(id, method, sent), Map.of()));
+            t.send(new Outbound(new Request(id, method, sent), paramHeaders(t, method, sent)));
             JsonRpcMessage reply = await(waiter, timeout);
             return switch (reply) {
                 case Result result -> result.result();
@@ -522,6 +523,9 @@ public final class McpClient implements AutoCloseable {
             String next = Json.text(page, "nextCursor");
             cursor = next == null || next.isEmpty() || next.equals(cursor) ? null : next;
         } while (cursor != null && ++pages < 10_000);
+        if (Methods.TOOLS_LIST.equals(method) && mirrorsParamHeaders(transport)) {
+            items.removeIf(this::breaksParamHeaderRules);
+        }
         if (Methods.TOOLS_LIST.equals(method)) {
             Map<String, ToolDescriptor> byName = new HashMap<>();
             items.forEach(item -> {
@@ -537,8 +541,41 @@ public final class McpClient implements AutoCloseable {
         return items;
     }
 
+    /** Modern Streamable HTTP mirrors x-mcp-header parameters into headers; other wires may ignore them. */
+    private boolean mirrorsParamHeaders(Transport t) {
+        return era() == Era.MODERN && t != null && t.kind() == TransportKind.STREAMABLE_HTTP;
+    }
+
+    /** The spec says a tool whose x-mcp-header annotations break the rules is left out, with a warning. */
+    private boolean breaksParamHeaderRules(ObjectNode tool) {
+        try {
+            ParamHeaders.of(tool.get("inputSchema"));
+            return false;
+        } catch (ParamHeaders.InvalidParamHeaderException e) {
+            log.warn("{}: leaving out tool {}: {}", name, Json.text(tool, "name"), e.getMessage());
+            return true;
+        }
+    }
+
+    /** The {@code Mcp-Param-*} headers of a modern {@code tools/call}, from the tool's last known schema. */
+    private Map<String, String> paramHeaders(Transport t, String method, ObjectNode params) {
+        if (!Methods.TOOLS_CALL.equals(method) || !mirrorsParamHeaders(t)) {
+            return Map.of();
+        }
+        String tool = Json.text(params, "name");
+        ToolDescriptor descriptor = tool == null ? null : lookUpTool(tool);
+        if (descriptor == null) {
+            return Map.of();
+        }
+        try {
+            return ParamHeaders.of(descriptor.inputSchema()).headersFor(params.get("arguments"));
+        } catch (ParamHeaders.InvalidParamHeaderException e) {
+            return Map.of();
+        }
+    }
+
     /** The tool's last known descriptor; when unknown, refreshes the list once to find out. */
-    private ToolDescriptor toolForReissue(String tool) {
+    private ToolDescriptor lookUpTool(String tool) {
         ToolDescriptor known = toolsByName.get(tool);
         if (known != null) {
             return known;
@@ -547,7 +584,7 @@ public final class McpClient implements AutoCloseable {
             lists.invalidate(Methods.TOOLS_LIST);
             listTools();
         } catch (McpException e) {
-            log.info("{}: could not refresh tools to judge a re-issue of {}: {}", name, tool, e.getMessage());
+            log.info("{}: could not refresh tools to look up {}: {}", name, tool, e.getMessage());
             return null;
         }
         return toolsByName.get(tool);
