@@ -154,8 +154,13 @@ public final class McpClient implements AutoCloseable {
         if (tryModern) {
             Transport modern = opener.open(http, Wire.MODERN_HTTP);
             attach(modern);
-            if (discover()) {
-                return;
+            try {
+                if (discover()) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                modern.close();
+                throw e;
             }
             modern.close();
             if (pinnedVersion != null) {
@@ -211,17 +216,37 @@ public final class McpClient implements AutoCloseable {
                 if (e.code() != ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION) {
                     return false;
                 }
-                ProtocolVersion chosen = chooseModern(e.error().data() == null ? null : e.error().data().path("supported"));
-                if (chosen == null || chosen == offer) {
+                JsonNode supported = e.error().data() == null ? null : e.error().data().path("supported");
+                ProtocolVersion chosen = chooseModern(supported);
+                if (chosen != null && chosen != offer) {
+                    offer = chosen;
+                    continue;
+                }
+                if (pinnedVersion == null && listsLegacy(supported)) {
                     return false;
                 }
-                offer = chosen;
+                // a recognised modern error proves a modern server: falling back to initialize would only confuse
+                throw new UpstreamUnavailableException(name + ": upstream supports protocol versions " + supported
+                        + ", none of which mcpx speaks (" + ProtocolVersion.ofEra(Era.MODERN) + " and "
+                        + ProtocolVersion.ofEra(Era.LEGACY) + ")");
             } catch (RequestTimeoutException | HttpStatusException e) {
                 return false;
             } catch (StreamLostException e) {
                 if (attempt == 1) {
                     throw e;
                 }
+            }
+        }
+        return false;
+    }
+
+    private static boolean listsLegacy(JsonNode supported) {
+        if (supported == null || !supported.isArray()) {
+            return false;
+        }
+        for (JsonNode v : supported) {
+            if (v.isString() && ProtocolVersion.fromWire(v.asString()).filter(p -> p.era() == Era.LEGACY).isPresent()) {
+                return true;
             }
         }
         return false;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.ToolDescriptor;
+import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.testkit.modern.ModernHttpUpstream;
 import dev.mcpx.testkit.modern.RecordedRequest;
 import dev.mcpx.transport.UpstreamEndpoint;
@@ -158,6 +159,15 @@ class ModernHttpClientTest {
                 });
         assertThat(upstream.executions("read_only_tool")).isZero();
         assertThat(callsOf("read_only_tool")).hasSize(1);
+    }
+
+    @Test
+    void anUpstreamWithNoVersionInCommonFailsClearlyAtConnectInsteadOfTryingLegacy() {
+        upstream.supportedVersions("2099-01-01");
+
+        assertThatThrownBy(this::connect).isInstanceOf(UpstreamUnavailableException.class)
+                .hasMessageContaining("2099-01-01").hasMessageContaining("2026-07-28");
+        assertThat(upstream.requests()).extracting(RecordedRequest::rpcMethod).containsOnly("server/discover");
     }
 
     @Test

@@ -371,6 +371,10 @@ public final class ModernHttpTransport implements Transport {
         return "modern " + safeUrl(endpoint.url());
     }
 
+    /**
+     * Cancels every open exchange without reporting it: whoever closes the transport knows, and
+     * a Closed event would tell a client that just moved to another transport that it is dead.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -381,10 +385,6 @@ public final class ModernHttpTransport implements Transport {
         exchanges.clear();
         if (ownsHttp) {
             http.shutdownNow();
-        }
-        Consumer<TransportEvent> sink = events;
-        if (sink != null) {
-            sink.accept(new TransportEvent.Closed(new UpstreamUnavailableException(description() + " was closed")));
         }
     }
 
