@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.McpErrorException;
+import dev.mcpx.protocol.RequestTimeoutException;
 import dev.mcpx.protocol.ToolDescriptor;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.testkit.modern.ModernHttpUpstream;
@@ -190,6 +191,20 @@ class ModernHttpClientTest {
         client.listTools();
 
         assertThat(upstream.calls("tools/list")).isEqualTo(2);
+    }
+
+    @Test
+    void aTimedOutRequestIsCancelledByClosingItsStreamNotByANotification() {
+        connect();
+        upstream.delay("plain_tool", Duration.ofSeconds(2));
+        long started = System.nanoTime();
+
+        assertThatThrownBy(() -> client.callTool("plain_tool", Json.object(),
+                RequestOptions.defaults().withTimeout(Duration.ofMillis(300))))
+                .isInstanceOf(RequestTimeoutException.class);
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
+        assertThat(upstream.requests()).extracting(RecordedRequest::rpcMethod).doesNotContain("notifications/cancelled");
     }
 
     @Test

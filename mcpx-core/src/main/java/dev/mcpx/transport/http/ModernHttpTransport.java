@@ -58,6 +58,10 @@ import tools.jackson.databind.JsonNode;
  * It never sends GET, DELETE, {@code Mcp-Session-Id} or {@code Last-Event-ID}: the modern era
  * has no sessions and no resumption, so a response stream that ends without its response is
  * reported at once as {@link StreamLostException} for the client to decide about re-issuing.
+ *
+ * <p>{@link #send} hands a request over and returns: its response and every failure (HTTP
+ * status, connect failure, lost stream) arrive as events, so the client's request timeout
+ * covers the whole wait. Notifications are sent synchronously and fail by exception.
  */
 public final class ModernHttpTransport implements Transport {
 
@@ -155,47 +159,59 @@ public final class ModernHttpTransport implements Transport {
         }
     }
 
+    /**
+     * Hands the request over and returns; the status line, the body and every failure arrive as
+     * events. Waiting here for the status line would put the wait outside the client's request
+     * timeout: a server that computes the answer before sending headers would hang the caller.
+     */
     private void sendRequest(Request request, Map<String, String> extraHeaders) {
         RequestId id = request.id();
         HttpRequest httpRequest = post(request, request.method(), request.params(), extraHeaders);
         Exchange exchange = new Exchange();
+        exchange.response = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
         exchanges.put(id, exchange);
-        HttpResponse<InputStream> response;
-        try {
-            response = await(exchange, httpRequest, id);
-        } catch (RuntimeException e) {
-            exchanges.remove(id, exchange);
-            throw e;
-        }
-        exchange.body = response.body();
-        int status = response.statusCode();
-        if (status / 100 != 2) {
-            exchanges.remove(id, exchange);
-            String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
-            JsonRpcError error = jsonRpcErrorIn(body);
-            if (error == null) {
-                throw new HttpStatusException(status, body);
-            }
-            emit(new TransportEvent.Received(new ErrorResponse(id, error)));
-            return;
-        }
-        boolean sse = mediaType(response).equals("text/event-stream");
         Thread.ofVirtual().name("mcpx-modern-response-" + id).start(() -> {
             try {
-                if (sse) {
-                    readEventStream(id, exchange);
-                } else {
-                    readJsonBody(id, exchange);
-                }
+                receive(id, exchange);
             } finally {
                 exchanges.remove(id, exchange);
             }
         });
     }
 
+    private void receive(RequestId id, Exchange exchange) {
+        HttpResponse<InputStream> response;
+        try {
+            response = await(exchange, id);
+        } catch (McpException e) {
+            if (!exchange.cancelled && !closed) {
+                emit(new TransportEvent.RequestFailed(id, e));
+            }
+            return;
+        }
+        exchange.body = response.body();
+        if (exchange.cancelled) {
+            closeQuietly(exchange.body);
+            return;
+        }
+        int status = response.statusCode();
+        if (status / 100 != 2) {
+            String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
+            JsonRpcError error = jsonRpcErrorIn(body);
+            emit(error == null ? new TransportEvent.RequestFailed(id, new HttpStatusException(status, body))
+                    : new TransportEvent.Received(new ErrorResponse(id, error)));
+        } else if (mediaType(response).equals("text/event-stream")) {
+            readEventStream(id, exchange);
+        } else {
+            readJsonBody(id, exchange);
+        }
+    }
+
     private void sendNotification(Notification notification, Map<String, String> extraHeaders) {
         HttpRequest httpRequest = post(notification, notification.method(), notification.params(), extraHeaders);
-        HttpResponse<InputStream> response = await(new Exchange(), httpRequest, null);
+        Exchange exchange = new Exchange();
+        exchange.response = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> response = await(exchange, null);
         String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
         if (response.statusCode() / 100 != 2) {
             JsonRpcError error = jsonRpcErrorIn(body);
@@ -261,11 +277,10 @@ public final class ModernHttpTransport implements Transport {
     }
 
     /**
-     * Sends and waits for the status line. Connect failures mean the request never left;
-     * any later failure means it may have run, so a request gets a stream-lost error.
+     * Waits for the status line. Connect failures mean the message never left; any later
+     * failure means a request may have run, so it gets a stream-lost error.
      */
-    private HttpResponse<InputStream> await(Exchange exchange, HttpRequest httpRequest, RequestId id) {
-        exchange.response = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
+    private HttpResponse<InputStream> await(Exchange exchange, RequestId id) {
         try {
             return exchange.response.get();
         } catch (InterruptedException e) {

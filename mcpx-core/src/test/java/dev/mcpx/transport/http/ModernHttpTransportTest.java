@@ -239,26 +239,43 @@ class ModernHttpTransportTest {
     }
 
     @Test
-    void aFailureStatusWithoutJsonRpcErrorIsAnHttpStatusError() {
+    void aFailureStatusWithoutJsonRpcErrorFailsTheRequestWithTheStatus() throws Exception {
         upstream.answerNextWith(503, "text/plain", "down for maintenance");
 
-        assertThatThrownBy(() -> transport.send(Outbound.of(request(14, "tools/list", null))))
-                .isInstanceOfSatisfying(HttpStatusException.class, e -> {
-                    assertThat(e.status()).isEqualTo(503);
-                    assertThat(e.body()).isEqualTo("down for maintenance");
-                });
+        transport.send(Outbound.of(request(14, "tools/list", null)));
+
+        assertThat(next()).isInstanceOfSatisfying(RequestFailed.class, f -> {
+            assertThat(f.id()).isEqualTo(RequestId.of(14));
+            assertThat(f.error()).isInstanceOfSatisfying(HttpStatusException.class, e -> {
+                assertThat(e.status()).isEqualTo(503);
+                assertThat(e.body()).isEqualTo("down for maintenance");
+            });
+        });
     }
 
     @Test
-    void anUnreachableUpstreamIsUnavailable() {
+    void anUnreachableUpstreamFailsTheRequestAsUnavailable() throws Exception {
         ModernHttpUpstream gone = ModernHttpUpstream.start();
         gone.close();
         ModernHttpTransport toNowhere = transportTo(gone, JsonRpcMessageLimit.DEFAULT);
         toNowhere.start(events::add);
 
-        assertThatThrownBy(() -> toNowhere.send(Outbound.of(request(15, "tools/list", null))))
-                .isInstanceOf(UpstreamUnavailableException.class);
+        toNowhere.send(Outbound.of(request(15, "tools/list", null)));
+
+        assertThat(next()).isInstanceOfSatisfying(RequestFailed.class,
+                f -> assertThat(f.error()).isInstanceOf(UpstreamUnavailableException.class));
         toNowhere.close();
+    }
+
+    @Test
+    void sendReturnsBeforeASlowUpstreamAnswersSoTheCallersTimeoutCoversTheWait() throws Exception {
+        upstream.delay("plain_tool", Duration.ofSeconds(1));
+        long started = System.nanoTime();
+
+        transport.send(Outbound.of(request(19, "tools/call", "{'name': 'plain_tool', 'arguments': {}}")));
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(500));
+        assertThat(nextMessage()).isInstanceOf(Result.class);
     }
 
     @Test

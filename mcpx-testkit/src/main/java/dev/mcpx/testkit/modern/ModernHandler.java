@@ -107,6 +107,10 @@ final class ModernHandler extends Handler.Abstract {
             listen(response, callback, id, params.path("notifications"));
             return true;
         }
+        java.time.Duration delay = name == null ? null : upstream.delays.get(name);
+        if (delay != null) {
+            Thread.sleep(delay);
+        }
         ObjectNode result;
         try {
             result = dispatch(method, name, params, tool);
