@@ -23,6 +23,10 @@ final class TransportOpener {
         this.maxMessageChars = maxMessageChars;
     }
 
+    private LegacyHttpOptions legacyOptions() {
+        return LegacyHttpOptions.defaults().withMaxEventBytes(maxMessageChars);
+    }
+
     Transport open(UpstreamEndpoint endpoint, Wire wire) {
         return switch (endpoint) {
             case UpstreamEndpoint.Stdio stdio -> new StdioTransport(stdio, maxMessageChars);
@@ -35,7 +39,4 @@ final class TransportOpener {
         };
     }
 
-    private LegacyHttpOptions legacyOptions() {
-        return LegacyHttpOptions.defaults().withMaxEventBytes(maxMessageChars);
-    }
 }

@@ -127,6 +127,7 @@ class LegacyHttpTransportTest {
         String session = handshake();
         RequestId id = call("add", args("a", 2));
         events.result(id);
+        org.awaitility.Awaitility.await().until(() -> upstream.requests().stream().anyMatch(r -> r.httpMethod().equals("GET")));
         transport.close();
         transport = null;
 
