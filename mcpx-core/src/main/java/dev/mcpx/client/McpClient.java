@@ -60,6 +60,8 @@ import tools.jackson.databind.node.ObjectNode;
 public final class McpClient implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(McpClient.class);
+    /** A subscription lives until either side ends it; the request timeout does not apply. */
+    private static final Duration LISTEN_TIMEOUT = Duration.ofDays(3650);
 
     private final String name;
     private final UpstreamEndpoint endpoint;
@@ -73,6 +75,7 @@ public final class McpClient implements AutoCloseable {
     private final Consumer<ClientEvent> events;
     private final ReissuePolicy reissuePolicy;
     private final ProtocolVersion pinnedVersion;
+    private final boolean listenForChanges;
 
     private final PendingRequests pending = new PendingRequests();
     private final SessionRecovery sessions = new SessionRecovery();
@@ -82,6 +85,7 @@ public final class McpClient implements AutoCloseable {
     private final Map<String, ToolDescriptor> toolsByName = new ConcurrentHashMap<>();
 
     private volatile Transport transport;
+    private volatile ListenLoop listenLoop;
     private volatile ServerDescription server;
     private volatile McpException closedBy;
     private volatile boolean closed;
@@ -99,6 +103,7 @@ public final class McpClient implements AutoCloseable {
         this.events = builder.events;
         this.reissuePolicy = new ReissuePolicy(builder.reissue);
         this.pinnedVersion = builder.protocolVersion;
+        this.listenForChanges = builder.listenForChanges;
     }
 
     public static Builder builder(UpstreamEndpoint endpoint) {
@@ -126,7 +131,24 @@ public final class McpClient implements AutoCloseable {
             connectOn(opener.open(endpoint, Wire.STDIO));
         }
         log.debug("{}: connected, {} {} via {}", name, server.era(), server.protocolVersion(), transport.kind().label());
+        startListening();
         return this;
+    }
+
+    /**
+     * Modern HTTP has no GET stream: list changes come on a {@code subscriptions/listen} that
+     * this client keeps open, when the upstream advertises any. Notifications on it reach
+     * {@link #onNotification} like any other.
+     */
+    private void startListening() {
+        ObjectNode filter = listenForChanges && mirrorsParamHeaders(transport)
+                ? ListenLoop.filterFor(server.capabilities()) : null;
+        if (filter == null) {
+            return;
+        }
+        listenLoop = new ListenLoop(name, filter, params -> exchange(Methods.SUBSCRIPTIONS_LISTEN, params,
+                RequestOptions.defaults().withTimeout(LISTEN_TIMEOUT), new Attempt(server.protocolVersion())));
+        listenLoop.start();
     }
 
     private void connectOn(Transport candidate) {
@@ -789,6 +811,10 @@ public final class McpClient implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        ListenLoop loop = listenLoop;
+        if (loop != null) {
+            loop.stop();
+        }
         Transport t = transport;
         if (t != null) {
             t.close();
@@ -819,6 +845,7 @@ public final class McpClient implements AutoCloseable {
         private ServerRequestHandler serverRequests = ServerRequestHandler.pingOnly();
         private Consumer<ClientEvent> events = event -> { };
         private Map<String, Reissue> reissue = Map.of();
+        private boolean listenForChanges = true;
         private ProtocolVersion protocolVersion;
         private int maxMessageChars = JsonRpcCodec.DEFAULT_MAX_CHARS;
 
@@ -868,6 +895,15 @@ public final class McpClient implements AutoCloseable {
         /** The operator's per-tool re-issue overrides (config {@code reissue}). */
         public Builder reissue(Map<String, Reissue> overrides) {
             this.reissue = Map.copyOf(overrides);
+            return this;
+        }
+
+        /**
+         * Whether a modern HTTP client keeps a {@code subscriptions/listen} open for the list
+         * changes the upstream advertises (default true).
+         */
+        public Builder listenForChanges(boolean value) {
+            this.listenForChanges = value;
             return this;
         }
 

@@ -103,6 +103,10 @@ final class ModernHandler extends Handler.Abstract {
             return true;
         }
         upstream.calls.computeIfAbsent(method, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        if ("subscriptions/listen".equals(method) && upstream.refuseListen) {
+            error(response, callback, 404, id, -32601, "Method not found: subscriptions/listen", null);
+            return true;
+        }
         if ("subscriptions/listen".equals(method)) {
             listen(response, callback, id, params.path("notifications"));
             return true;

@@ -57,6 +57,7 @@ public final class ModernHttpUpstream implements AutoCloseable {
     volatile List<String> supportedVersions = List.of(LATEST);
     volatile long ttlMs = 60_000;
     volatile boolean sseForEverything;
+    volatile boolean refuseListen;
 
     private final Server server;
     private final URI url;
@@ -118,6 +119,17 @@ public final class ModernHttpUpstream implements AutoCloseable {
     public ModernHttpUpstream breakStream(String name, int times, BreakMode mode) {
         breakages.put(name, new Breakage(times, mode));
         return this;
+    }
+
+    /** Answer {@code subscriptions/listen} with 404 and -32601, as a server without subscriptions does. */
+    public ModernHttpUpstream refuseListen(boolean on) {
+        refuseListen = on;
+        return this;
+    }
+
+    /** How many {@code subscriptions/listen} requests arrived, refused ones included. */
+    public int listenRequests() {
+        return (int) requests.stream().filter(r -> "subscriptions/listen".equals(r.rpcMethod())).count();
     }
 
     /** Tool, prompt or resource {@code name} takes this long before it runs. */
