@@ -350,6 +350,11 @@ public final class ModernHttpTransport implements Transport {
             emit(new TransportEvent.Undecodable(excerpt(text), e));
             return false;
         }
+        if (message instanceof Request request) {
+            // 2026-07-28 servers ask through MRTR results; a request here has no one to answer it
+            LOG.warn("{}: dropped {} request {} sent on a response stream", description(), request.method(), request.id());
+            return false;
+        }
         if (message instanceof ErrorResponse error && error.id() == null) {
             // an error without an id on this request's own stream can only be about this request
             emit(new TransportEvent.Received(new ErrorResponse(id, error.error())));

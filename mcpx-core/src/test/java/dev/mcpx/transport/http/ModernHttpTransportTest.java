@@ -327,6 +327,41 @@ class ModernHttpTransportTest {
     }
 
     @Test
+    void aServerRequestOnAResponseStreamIsDroppedAndTheResponseStillArrives() throws Exception {
+        upstream.answerNextWith(200, "text/event-stream",
+                "data: {\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"roots/list\"}\n\n"
+                        + "data: {\"jsonrpc\":\"2.0\",\"id\":20,\"result\":{}}\n\n");
+
+        transport.send(Outbound.of(request(20, "tools/list", null)));
+
+        assertThat(nextMessage()).isInstanceOfSatisfying(Result.class, r -> assertThat(r.id()).isEqualTo(RequestId.of(20)));
+    }
+
+    @Test
+    void anErrorWithoutIdInAResponseBodyIsThatRequestsError() throws Exception {
+        upstream.answerNextWith(200, "application/json",
+                "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32603,\"message\":\"boom\"}}");
+
+        transport.send(Outbound.of(request(21, "tools/list", null)));
+
+        assertThat(nextMessage()).isInstanceOfSatisfying(ErrorResponse.class, e -> {
+            assertThat(e.id()).isEqualTo(RequestId.of(21));
+            assertThat(e.error().message()).isEqualTo("boom");
+        });
+    }
+
+    @Test
+    void aBodyThatIsNotJsonRpcIsReportedAndLosesTheRequest() throws Exception {
+        upstream.answerNextWith(200, "application/json", "<html>oops</html>");
+
+        transport.send(Outbound.of(request(22, "tools/list", null)));
+
+        assertThat(next()).isInstanceOf(TransportEvent.Undecodable.class);
+        assertThat(next()).isInstanceOfSatisfying(RequestFailed.class,
+                f -> assertThat(f.error()).isInstanceOf(StreamLostException.class));
+    }
+
+    @Test
     void configuredHeadersCannotImpersonateProtocolHeaders() {
         UpstreamEndpoint.Http endpoint = new UpstreamEndpoint.Http(upstream.url(), Map.of("mcp-session-id", "x"),
                 UpstreamEndpoint.HttpKind.STREAMABLE);
