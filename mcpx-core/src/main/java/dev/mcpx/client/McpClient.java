@@ -156,9 +156,7 @@ public final class McpClient implements AutoCloseable {
             if (discover()) {
                 return;
             }
-            // detach first: the probe's own close event must not read as the upstream's death
-            transport = null;
-            modern.close();
+            detach(modern);
             if (pinnedVersion != null) {
                 throw new UpstreamUnavailableException(name + ": upstream does not speak " + pinnedVersion);
             }
@@ -182,6 +180,14 @@ public final class McpClient implements AutoCloseable {
             candidate.close();
             throw e;
         }
+    }
+
+    /** Closes a transport the era detection gave up on; its closing is not the client's death. */
+    private void detach(Transport rejected) {
+        if (transport == rejected) {
+            transport = null;
+        }
+        rejected.close();
     }
 
     private void attach(Transport candidate) {
@@ -380,9 +386,6 @@ public final class McpClient implements AutoCloseable {
 
     /** One attempt: a new id, one send, one wait. */
     private JsonNode exchange(String method, ObjectNode params, RequestOptions options, Attempt attempt) {
-        if (!sessions.isRecovering()) {
-            sessions.awaitSettled();
-        }
         RequestId id = RequestId.of(ids.incrementAndGet());
         attempt.id = id;
         ObjectNode sent = prepareParams(params, options, id, attempt.metaVersion);
@@ -393,8 +396,15 @@ public final class McpClient implements AutoCloseable {
         Transport t = transport;
         Duration timeout = options.timeout() != null ? options.timeout() : requestTimeout;
         try {
-            attempt.generation = sessions.generation();
-            t.send(new Outbound(new Request(id, method, sent), Map.of()));
+            Outbound outbound = new Outbound(new Request(id, method, sent), Map.of());
+            if (Methods.INITIALIZE.equals(method)) {
+                t.send(outbound);
+            } else {
+                sessions.send(generation -> {
+                    attempt.generation = generation;
+                    t.send(outbound);
+                });
+            }
             JsonRpcMessage reply = await(waiter, timeout);
             return switch (reply) {
                 case Result result -> result.result();
