@@ -1,11 +1,15 @@
 package dev.mcpx.front.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.TestGateways;
 import dev.mcpx.protocol.Json;
+import dev.mcpx.testkit.modern.ModernHttpUpstream;
+import dev.mcpx.transport.UpstreamEndpoint;
 import java.net.InetSocketAddress;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -62,6 +66,30 @@ class HttpListChangesTest {
         assertThat(awaitLine(legacyLines, "notifications/tools/list_changed")).isNotNull();
         assertThat(awaitLine(modernLines, "notifications/tools/list_changed"))
                 .contains("io.modelcontextprotocol/subscriptionId").contains("\"sub-1\"");
+    }
+
+    @Test
+    void aModernUpstreamsListChangeReachesHosts() throws Exception {
+        try (ModernHttpUpstream upstream = ModernHttpUpstream.start()) {
+            gateway = Gateway.start(TestGateways.config(TestGateways.withPrefix(
+                    UpstreamConfig.of("modern", UpstreamEndpoint.Http.of(upstream.url().toString())), "mh")),
+                    TestGateways.settings(), Map.of());
+            front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+            HttpHost legacy = HttpHost.legacy(front.mcpUri());
+            legacy.initialize();
+            assertThat(legacy.request("tools/list", null).reply().toString()).doesNotContain("mh__fresh_tool");
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            legacy.client().sendAsync(HttpRequest.newBuilder(front.mcpUri()).header("Accept", "text/event-stream")
+                    .header("Mcp-Session-Id", legacy.sessionId()).GET().build(), HttpResponse.BodyHandlers.ofLines())
+                    .thenAccept(response -> response.body().forEach(lines::add));
+            await().atMost(Duration.ofSeconds(10)).until(() -> upstream.openSubscriptions() >= 1);
+
+            upstream.putEchoTool("{\"name\": \"fresh_tool\", \"inputSchema\": {\"type\": \"object\"}}");
+            upstream.pushToolsListChanged();
+
+            assertThat(awaitLine(lines, "notifications/tools/list_changed")).isNotNull();
+            assertThat(legacy.request("tools/list", null).reply().toString()).contains("mh__fresh_tool");
+        }
     }
 
     private static String awaitLine(BlockingQueue<String> lines, String containing) throws InterruptedException {
