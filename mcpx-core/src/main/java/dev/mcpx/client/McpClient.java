@@ -156,7 +156,7 @@ public final class McpClient implements AutoCloseable {
             if (discover()) {
                 return;
             }
-            modern.close();
+            detach(modern);
             if (pinnedVersion != null) {
                 throw new UpstreamUnavailableException(name + ": upstream does not speak " + pinnedVersion);
             }
@@ -180,6 +180,14 @@ public final class McpClient implements AutoCloseable {
             candidate.close();
             throw e;
         }
+    }
+
+    /** Closes a transport the era detection gave up on; its closing is not the client's death. */
+    private void detach(Transport rejected) {
+        if (transport == rejected) {
+            transport = null;
+        }
+        rejected.close();
     }
 
     private void attach(Transport candidate) {
@@ -369,18 +377,15 @@ public final class McpClient implements AutoCloseable {
         if (reinitialized) {
             counters.reinitializations.incrementAndGet();
             log.info("{}: upstream forgot session {}; re-initialized, session generation {}", name, deadSessionId, sessions.generation());
-            for (CatalogueKind kind : CatalogueKind.values()) {
-                invalidate(kind);
-            }
             emit(new ClientEvent.Reinitialized(sessions.generation()));
+            for (CatalogueKind kind : CatalogueKind.values()) {
+                listChanged(kind);
+            }
         }
     }
 
     /** One attempt: a new id, one send, one wait. */
     private JsonNode exchange(String method, ObjectNode params, RequestOptions options, Attempt attempt) {
-        if (!sessions.isRecovering()) {
-            sessions.awaitSettled();
-        }
         RequestId id = RequestId.of(ids.incrementAndGet());
         attempt.id = id;
         ObjectNode sent = prepareParams(params, options, id, attempt.metaVersion);
@@ -391,8 +396,15 @@ public final class McpClient implements AutoCloseable {
         Transport t = transport;
         Duration timeout = options.timeout() != null ? options.timeout() : requestTimeout;
         try {
-            attempt.generation = sessions.generation();
-            t.send(new Outbound(new Request(id, method, sent), Map.of()));
+            Outbound outbound = new Outbound(new Request(id, method, sent), Map.of());
+            if (Methods.INITIALIZE.equals(method)) {
+                t.send(outbound);
+            } else {
+                sessions.send(generation -> {
+                    attempt.generation = generation;
+                    t.send(outbound);
+                });
+            }
             JsonRpcMessage reply = await(waiter, timeout);
             return switch (reply) {
                 case Result result -> result.result();

@@ -1,32 +1,34 @@
 package dev.mcpx.client;
 
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongConsumer;
 
 /**
  * Recovery Phase 1: one re-initialize per upstream restart, however many requests hit the
  * dead session at once. A request remembers the session generation it was sent in; the first
- * caller to report that generation dead re-initializes under the lock, the others wait on the
- * lock and then find the generation already moved on.
+ * caller to report that generation dead re-initializes, the others wait and then find the
+ * generation already moved on.
+ *
+ * <p>Sends hold the read side of a lock and the re-initialize holds the write side, so no
+ * request leaves without a session while a re-initialize is under way: it waits for it.
  */
 final class SessionRecovery {
 
-    private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private volatile long generation;
 
     long generation() {
         return generation;
     }
 
-    /** Waits while a re-initialize is under way, so no request leaves without a session. */
-    void awaitSettled() {
-        if (lock.isLocked() && !lock.isHeldByCurrentThread()) {
-            lock.lock();
-            lock.unlock();
+    /** Runs {@code send} with the generation it goes out in, never during a re-initialize. */
+    void send(LongConsumer send) {
+        lock.readLock().lock();
+        try {
+            send.accept(generation);
+        } finally {
+            lock.readLock().unlock();
         }
-    }
-
-    boolean isRecovering() {
-        return lock.isHeldByCurrentThread();
     }
 
     /**
@@ -34,7 +36,7 @@ final class SessionRecovery {
      * Returns true when this call did the re-initialize.
      */
     boolean recover(long seenGeneration, Runnable reinitialize) {
-        lock.lock();
+        lock.writeLock().lock();
         try {
             if (generation != seenGeneration) {
                 return false;
@@ -43,7 +45,7 @@ final class SessionRecovery {
             generation++;
             return true;
         } finally {
-            lock.unlock();
+            lock.writeLock().unlock();
         }
     }
 }

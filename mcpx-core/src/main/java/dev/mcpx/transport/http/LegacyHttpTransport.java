@@ -176,6 +176,17 @@ final class LegacyHttpTransport implements Transport {
         }
     }
 
+    /**
+     * Legacy streams do not mean cancellation when they close (spec: disconnection is not
+     * cancellation), so the client still sends {@code notifications/cancelled}; the transport
+     * only stops reading the abandoned request's stream.
+     */
+    @Override
+    public boolean abandon(RequestId id) {
+        responseStreams.stream().filter(stream -> stream.answers(id)).forEach(ResponseStream::stop);
+        return false;
+    }
+
     @Override
     public TransportKind kind() {
         return TransportKind.STREAMABLE_HTTP;

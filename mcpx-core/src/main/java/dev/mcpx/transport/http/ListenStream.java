@@ -12,6 +12,10 @@ import org.slf4j.LoggerFactory;
  * the server offers none; a 404 (or a 400 naming the session) means the session is gone. While
  * the session lives, a dropped stream is reopened with {@code Last-Event-ID}, after the server's
  * {@code retry:} or an exponential backoff.
+ *
+ * <p>Session loss is reported only for a session this stream once reached: a session refused
+ * from the first GET on was never alive here, and reporting it would make the client
+ * re-initialize again and again against a server that refuses every session.
  */
 final class ListenStream implements Runnable {
 
@@ -37,6 +41,7 @@ final class ListenStream implements Runnable {
         long retryMillis = -1;
         int failures = 0;
         int refusals = 0;
+        boolean reached = false;
         while (live()) {
             boolean delivered = false;
             try {
@@ -49,7 +54,12 @@ final class ListenStream implements Runnable {
                         return;
                     }
                     if (sessionId != null && (status == 404 || (status == 400 && ResponseBodies.rejectsSession(text)))) {
-                        transport.sessionLost(sessionId);
+                        if (reached) {
+                            transport.sessionLost(sessionId);
+                        } else {
+                            LOG.info("{}: listen stream refused for a new session (HTTP {}), not listening",
+                                    transport.description(), status);
+                        }
                         return;
                     }
                     if (++refusals >= MAX_REFUSALS) {
@@ -59,6 +69,7 @@ final class ListenStream implements Runnable {
                     }
                 } else {
                     refusals = 0;
+                    reached = true;
                     body = response.body();
                     SseReader reader = new SseReader(body, options.maxEventBytes());
                     try {

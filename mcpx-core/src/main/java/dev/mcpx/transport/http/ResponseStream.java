@@ -136,7 +136,11 @@ final class ResponseStream implements Runnable {
         }
     }
 
-    /** The transport is closing: stop reading and waiting, report nothing. */
+    boolean answers(RequestId id) {
+        return requestId.equals(id);
+    }
+
+    /** The transport is closing, or the client gave up on the request: stop, report nothing. */
     void stop() {
         stopped = true;
         close(body);

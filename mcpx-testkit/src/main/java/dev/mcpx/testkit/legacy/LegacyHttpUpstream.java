@@ -45,6 +45,7 @@ public final class LegacyHttpUpstream implements AutoCloseable {
     private volatile SessionLossAnswer sessionLossAnswer = SessionLossAnswer.NOT_FOUND;
     private volatile boolean listenStreamEnabled = true;
     private volatile boolean answer404Forever;
+    private volatile boolean refuseInitialize;
     private volatile boolean replayOnResume = true;
     private volatile boolean running;
     private Server server;
@@ -148,9 +149,18 @@ public final class LegacyHttpUpstream implements AutoCloseable {
         endAllSessions();
     }
 
-    /** Every request that carries a session id gets 404 from now on; initialize still works. */
+    /**
+     * From now on every JSON-RPC request and GET that carries a session id gets 404, while
+     * {@code initialize} still creates sessions and notifications are still accepted: a server
+     * that keeps handing out sessions it then refuses.
+     */
     public void answer404Forever(boolean on) {
         this.answer404Forever = on;
+    }
+
+    /** When on, {@code initialize} itself gets 404 (and no session), like a server gone wrong. */
+    public void refuseInitialize(boolean on) {
+        this.refuseInitialize = on;
     }
 
     /**
@@ -280,6 +290,10 @@ public final class LegacyHttpUpstream implements AutoCloseable {
 
     boolean answer404Forever() {
         return answer404Forever;
+    }
+
+    boolean refuseInitialize() {
+        return refuseInitialize;
     }
 
     boolean replayOnResume() {

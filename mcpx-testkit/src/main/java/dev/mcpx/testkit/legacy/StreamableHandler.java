@@ -67,11 +67,16 @@ final class StreamableHandler extends Handler.Abstract {
         record(request, method, id == null || id.isNull() ? null : id.toString());
         String sessionHeader = request.getHeaders().get("Mcp-Session-Id");
 
+        if ("initialize".equals(method) && upstream.refuseInitialize()) {
+            plain(response, callback, 404, "Not Found");
+            return;
+        }
         if ("initialize".equals(method)) {
             initialize(message, response, callback);
             return;
         }
-        if (sessionHeader != null && upstream.answer404Forever()) {
+        boolean isRequest = method != null && id != null && !id.isNull();
+        if (sessionHeader != null && isRequest && upstream.answer404Forever()) {
             sessionLost(response, callback, LegacyHttpUpstream.SessionLossAnswer.NOT_FOUND);
             return;
         }

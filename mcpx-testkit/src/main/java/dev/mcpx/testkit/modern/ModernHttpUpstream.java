@@ -1,0 +1,233 @@
+package dev.mcpx.testkit.modern;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * An in-process, stateless 2026-07-28 MCP server on 127.0.0.1 (Jetty core, one POST endpoint
+ * at {@code /mcp}) that checks everything a modern client must get right and fails on purpose
+ * when told to.
+ *
+ * <p>It rejects requests without the modern {@code _meta} (400, -32602), validates the headers
+ * against the body (400, -32020, counted in {@link #headerMismatches()}), answers unknown
+ * versions with -32022 and {@code data.supported}, and GET or DELETE with 405. It offers
+ * {@code read_only_tool}, {@code idempotent_tool}, {@code destructive_tool}, {@code plain_tool},
+ * {@code header_tool} (valid {@code x-mcp-header} params), {@code invalid_header_tool} (one
+ * inside {@code items}) and {@code mrtr_tool} (input_required, then complete); two resources,
+ * one prompt, list results with {@code ttlMs}/{@code cacheScope}, and {@code subscriptions/listen}.
+ * {@link #breakStream} makes a tool's or resource's next responses end before the response,
+ * after the tool has run.
+ */
+public final class ModernHttpUpstream implements AutoCloseable {
+
+    public static final String LATEST = "2026-07-28";
+
+    /** A canned answer to the next request, whatever it is. */
+    record CannedAnswer(int status, String contentType, String body) {
+    }
+
+    record Breakage(int remaining, BreakMode mode) {
+    }
+
+    final FakeCatalogue catalogue = new FakeCatalogue();
+    final Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
+    final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+    final Map<String, Breakage> breakages = new ConcurrentHashMap<>();
+    final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
+    final List<String> violations = new CopyOnWriteArrayList<>();
+    final List<String> mismatches = new CopyOnWriteArrayList<>();
+    final Set<ListenStream> listeners = ConcurrentHashMap.newKeySet();
+    final Queue<CannedAnswer> canned = new ConcurrentLinkedQueue<>();
+    volatile List<String> supportedVersions = List.of(LATEST);
+    volatile long ttlMs = 60_000;
+    volatile boolean sseForEverything;
+
+    private final Server server;
+    private final URI url;
+
+    private ModernHttpUpstream() throws Exception {
+        QueuedThreadPool threads = new QueuedThreadPool();
+        threads.setName("modern-upstream");
+        threads.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        server = new Server(threads);
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        server.setHandler(new ModernHandler(this));
+        server.start();
+        url = URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/mcp");
+    }
+
+    /** Starts a fresh upstream on an ephemeral port. */
+    public static ModernHttpUpstream start() {
+        try {
+            return new ModernHttpUpstream();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start the modern test upstream", e);
+        }
+    }
+
+    /** The MCP endpoint. */
+    public URI url() {
+        return url;
+    }
+
+    /** The protocol versions this upstream accepts (default: 2026-07-28 only). */
+    public ModernHttpUpstream supportedVersions(String... versions) {
+        supportedVersions = List.of(versions);
+        return this;
+    }
+
+    /** The {@code ttlMs} of cacheable results (default one minute). */
+    public ModernHttpUpstream ttlMs(long millis) {
+        ttlMs = millis;
+        return this;
+    }
+
+    /** Answer every request with an SSE stream (default: only tools/call). */
+    public ModernHttpUpstream sseForEverything(boolean on) {
+        sseForEverything = on;
+        return this;
+    }
+
+    /**
+     * The next {@code times} responses for {@code name} (a tool or prompt name, or a resource
+     * URI) are SSE streams that close before the response, after the tool has run.
+     */
+    public ModernHttpUpstream breakStream(String name, int times) {
+        return breakStream(name, times, BreakMode.ABORT);
+    }
+
+    public ModernHttpUpstream breakStream(String name, int times, BreakMode mode) {
+        breakages.put(name, new Breakage(times, mode));
+        return this;
+    }
+
+    /** The next request, whatever it is, gets exactly this answer, unvalidated and unexecuted. */
+    public ModernHttpUpstream answerNextWith(int status, String contentType, String body) {
+        canned.add(new CannedAnswer(status, contentType, body));
+        return this;
+    }
+
+    /**
+     * Adds or replaces a tool that echoes its arguments; {@code definitionJson} is a tool
+     * definition as {@code tools/list} lists it.
+     */
+    public ModernHttpUpstream putEchoTool(String definitionJson) {
+        ObjectNode definition = (ObjectNode) FakeCatalogue.JSON.readTree(definitionJson);
+        catalogue.put(new FakeCatalogue.Tool(definition, FakeCatalogue::echo));
+        return this;
+    }
+
+    /** Sends {@code notifications/tools/list_changed} on every listen stream that asked for it. */
+    public void pushToolsListChanged() {
+        listeners.stream().filter(l -> l.toolsListChanged)
+                .forEach(l -> l.notify("notifications/tools/list_changed", null));
+    }
+
+    /** Sends {@code notifications/resources/updated} on every listen stream subscribed to {@code uri}. */
+    public void pushResourceUpdated(String uri) {
+        ObjectNode params = FakeCatalogue.JSON.createObjectNode();
+        params.put("uri", uri);
+        listeners.stream().filter(l -> l.resourceSubscriptions.contains(uri))
+                .forEach(l -> l.notify("notifications/resources/updated", params));
+    }
+
+    /** Ends every listen stream: gracefully (a completion result first) or by aborting it. */
+    public void endSubscriptions(boolean graceful) {
+        listeners.forEach(l -> l.end(graceful ? ListenStream.Ending.GRACEFUL : ListenStream.Ending.ABORT));
+    }
+
+    /** How many listen streams are open now. */
+    public int openSubscriptions() {
+        return listeners.size();
+    }
+
+    /** How many times the tool (or resource URI, or prompt) {@code name} was executed. */
+    public int executions(String name) {
+        AtomicInteger count = executions.get(name);
+        return count == null ? 0 : count.get();
+    }
+
+    /** How many valid requests for {@code rpcMethod} reached the dispatcher. */
+    public int calls(String rpcMethod) {
+        AtomicInteger count = calls.get(rpcMethod);
+        return count == null ? 0 : count.get();
+    }
+
+    /** Every HTTP request received, in order. */
+    public List<RecordedRequest> requests() {
+        return List.copyOf(requests);
+    }
+
+    /** The JSON-RPC ids of the requests for tool, prompt or resource {@code name}, in order. */
+    public List<JsonNode> requestIds(String name) {
+        List<JsonNode> ids = new ArrayList<>();
+        for (RecordedRequest r : requests) {
+            if (name.equals(r.name())) {
+                ids.add(r.id());
+            }
+        }
+        return ids;
+    }
+
+    /** How many requests were rejected with -32020 because headers and body disagreed. */
+    public int headerMismatches() {
+        return mismatches.size();
+    }
+
+    /** What each header mismatch was. */
+    public List<String> mismatchReasons() {
+        return List.copyOf(mismatches);
+    }
+
+    /**
+     * Things a modern client must never do, each described once per occurrence: GET, DELETE,
+     * {@code Mcp-Session-Id}, {@code Last-Event-ID}, an Accept header without both media types.
+     */
+    public List<String> violations() {
+        return List.copyOf(violations);
+    }
+
+    int nextExecution(String name) {
+        return executions.computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    /** Consumes one breakage of {@code name}, if any is left. */
+    BreakMode takeBreakage(String name) {
+        if (name == null) {
+            return null;
+        }
+        Breakage[] taken = new Breakage[1];
+        breakages.computeIfPresent(name, (k, b) -> {
+            taken[0] = b;
+            return b.remaining() <= 1 ? null : new Breakage(b.remaining() - 1, b.mode());
+        });
+        return taken[0] == null || taken[0].remaining() <= 0 ? null : taken[0].mode();
+    }
+
+    @Override
+    public void close() {
+        endSubscriptions(false);
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot stop the modern test upstream", e);
+        }
+    }
+}
