@@ -49,6 +49,8 @@ final class ConformanceClientCommand implements Callable<Integer> {
     private static void run(ConformanceEnvironment env, McpClient client, ScenarioActions actions) {
         switch (env.scenario()) {
             case "json-schema-2020-12-preservation" -> actions.echoSchema("json_schema_2020_12_tool", "json_schema_echo");
+            // the mock lists a tool but serves no calls: a program that only browses the catalogue
+            case "json-schema-ref-no-deref" -> actions.listTools();
             default -> {
                 actions.callEveryTool(env.toolCalls());
                 if (client.server().capabilities() != null && client.server().capabilities().has("resources")) {
