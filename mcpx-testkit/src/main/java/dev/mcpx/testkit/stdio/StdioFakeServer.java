@@ -25,7 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Tools: {@code echo} {text}, {@code add} {a,b}, {@code sleep} {ms}, {@code progress} {steps}
  * (progress notifications before the result), {@code die} {code} (exits at once, without
  * answering), {@code huge} {bytes} (a result line of that size), {@code calls} (how many
- * tools/call this process has executed, counting this one).
+ * tools/call this process has executed, counting this one), {@code cancellations} (how many
+ * {@code notifications/cancelled} this process has received).
  */
 public final class StdioFakeServer {
 
@@ -37,6 +38,7 @@ public final class StdioFakeServer {
     private final boolean silentProbe;
     private final boolean garbage;
     private final AtomicLong toolCalls = new AtomicLong();
+    private final AtomicLong cancellations = new AtomicLong();
 
     private StdioFakeServer(PrintStream out, boolean modern, boolean silentProbe, boolean garbage) {
         this.out = out;
@@ -90,6 +92,9 @@ public final class StdioFakeServer {
         }
         JsonNode id = message.get("id");
         String method = message.path("method").asString("");
+        if (id == null && method.equals("notifications/cancelled")) {
+            cancellations.incrementAndGet();
+        }
         if (id == null || method.isEmpty()) {
             return;
         }
@@ -143,10 +148,10 @@ public final class StdioFakeServer {
     private ObjectNode toolsList() {
         ObjectNode result = NODES.objectNode();
         ArrayNode tools = result.putArray("tools");
-        for (String name : List.of("echo", "add", "sleep", "progress", "die", "huge", "calls")) {
+        for (String name : List.of("echo", "add", "sleep", "progress", "die", "huge", "calls", "cancellations")) {
             ObjectNode tool = tools.addObject().put("name", name).put("description", "fake " + name);
             tool.putObject("inputSchema").put("type", "object");
-            if (name.equals("echo") || name.equals("calls")) {
+            if (name.equals("echo") || name.equals("calls") || name.equals("cancellations")) {
                 tool.putObject("annotations").put("readOnlyHint", true);
             }
         }
@@ -184,6 +189,7 @@ public final class StdioFakeServer {
             }
             case "huge" -> text("x".repeat(args.path("bytes").asInt(1024)));
             case "calls" -> text(Long.toString(count));
+            case "cancellations" -> text(Long.toString(cancellations.get()));
             default -> throw new ToolError(-32602, "Unknown tool: " + name);
         };
     }
