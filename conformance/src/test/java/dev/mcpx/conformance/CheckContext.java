@@ -24,14 +24,14 @@ record CheckContext(Path root, Path register, Path specRoot, Path results, Path 
         boolean acceptOlderReports) {
 
     static CheckContext fromSystemProperties() {
-        Path root = root();
+        Path root = findRoot();
         Path spec = Path.of(System.getProperty("mcpx.spec", root.resolve("../shared/spec").normalize().toString()));
         Path results = Path.of(System.getProperty("mcpx.conformance.results", root.resolve("results/conformance").toString()));
         return new CheckContext(root, root.resolve("conformance/register.yaml"), spec, results,
-                root.resolve("docs/compare/register"), buildStart(), Boolean.getBoolean("mcpx.register.acceptOlderReports"));
+                root.resolve("docs/compare/register"), readBuildStart(), Boolean.getBoolean("mcpx.register.acceptOlderReports"));
     }
 
-    private static Path root() {
+    private static Path findRoot() {
         String configured = System.getProperty("mcpx.root");
         if (configured != null && !configured.isBlank()) {
             return Path.of(configured).toAbsolutePath().normalize();
@@ -45,7 +45,7 @@ record CheckContext(Path root, Path register, Path specRoot, Path results, Path 
                 + "; set -Dmcpx.root");
     }
 
-    private static Instant buildStart() {
+    private static Instant readBuildStart() {
         String text = System.getProperty("mcpx.build.start");
         if (text == null || text.isBlank()) {
             return null;
