@@ -17,7 +17,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * conformance/register.yaml read into rows. Whatever is malformed is collected as a problem
  * naming the row and the field, so one run reports every mistake at once.
  */
-record Register(List<Requirement> rows, List<String> problems) {
+record Register(List<Requirement> rows, List<String> scope, List<String> problems) {
 
     static final Set<String> ROLES = Set.of("client", "gateway-server", "gateway-client");
     static final Set<String> LEVELS = Set.of("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "REQUIRED");
@@ -31,12 +31,12 @@ record Register(List<Requirement> rows, List<String> problems) {
         try {
             root = YAMLMapper.builder().build().readTree(Files.readString(file));
         } catch (Exception e) {
-            return new Register(List.of(), List.of(file + ": not readable YAML: " + e.getMessage()));
+            return new Register(List.of(), List.of(), List.of(file + ": not readable YAML: " + e.getMessage()));
         }
         List<String> problems = new ArrayList<>();
         JsonNode list = root == null ? null : root.get("requirements");
         if (list == null || !list.isArray()) {
-            return new Register(List.of(), List.of(file + ": expected a top-level `requirements:` list"));
+            return new Register(List.of(), List.of(), List.of(file + ": expected a top-level `requirements:` list"));
         }
         List<Requirement> rows = new ArrayList<>();
         Set<String> ids = new HashSet<>();
@@ -52,7 +52,19 @@ record Register(List<Requirement> rows, List<String> problems) {
             }
             rows.add(row);
         }
-        return new Register(List.copyOf(rows), List.copyOf(problems));
+        return new Register(List.copyOf(rows), scope(root, problems), List.copyOf(problems));
+    }
+
+    /** The spec pages on which every MUST and REQUIRED must be claimed by some row. */
+    private static List<String> scope(JsonNode root, List<String> problems) {
+        JsonNode scope = root.get("scope");
+        List<String> pages = new ArrayList<>();
+        if (scope == null || !scope.isArray()) {
+            problems.add("expected a top-level `scope:` list of spec pages whose every MUST the register claims");
+            return List.of();
+        }
+        scope.forEach(page -> pages.add(page.asString()));
+        return List.copyOf(pages);
     }
 
     private static Requirement row(JsonNode node, String where, List<String> problems) {

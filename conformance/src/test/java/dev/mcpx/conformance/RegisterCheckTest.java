@@ -64,6 +64,19 @@ class RegisterCheckTest {
     }
 
     @Test
+    void everyMustOnTheScopedPagesHasARow() {
+        SpecText spec = new SpecText(context.specRoot());
+        if (!spec.available()) {
+            return;
+        }
+        List<String> problems = new ArrayList<>();
+        for (String page : register.scope()) {
+            spec.unclaimedKeywords(page, register.rows()).forEach(excerpt -> problems.add(page + ": " + excerpt));
+        }
+        assertThat(problems).as(problems("requirement keywords on the scoped pages that no row quotes", problems)).isEmpty();
+    }
+
+    @Test
     void coveredRowsCiteTestsThatExistAndPassedInThisBuild() {
         assertThat(reports.unreadable()).as("unreadable surefire reports").isEmpty();
         List<String> problems = new ArrayList<>();

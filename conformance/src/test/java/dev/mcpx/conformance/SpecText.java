@@ -3,8 +3,12 @@ package dev.mcpx.conformance;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Confirms that a row's sentence is quoted from its spec page, so a row cannot claim a requirement
@@ -12,6 +16,9 @@ import java.util.Map;
  * breaks); {@code ...} in the sentence marks an elision, and the pieces must appear in order.
  */
 final class SpecText {
+
+    /** Upper-case requirement keywords as RFC 2119 / RFC 8174 use them; MUST also finds MUST NOT. */
+    private static final Pattern KEYWORD = Pattern.compile("\\b(MUST|REQUIRED)\\b");
 
     private final Path specRoot;
     private final Map<String, String> flatPages = new HashMap<>();
@@ -30,20 +37,60 @@ final class SpecText {
         if (!Files.isRegularFile(page)) {
             return "spec page " + row.spec() + " does not exist under " + specRoot;
         }
-        String text = flatPages.computeIfAbsent(row.spec(), k -> flatten(read(page)));
+        String text = flatPage(row.spec());
         int from = 0;
-        for (String piece : row.sentence().split("\\.\\.\\.")) {
-            String flat = flatten(piece);
-            if (flat.isEmpty()) {
-                continue;
-            }
-            int at = text.indexOf(flat, from);
+        for (String piece : pieces(row.sentence())) {
+            int at = text.indexOf(piece, from);
             if (at < 0) {
-                return "sentence not found in " + row.spec() + " (after flattening markdown): \"" + flat + "\"";
+                return "sentence not found in " + row.spec() + " (after flattening markdown): \"" + piece + "\"";
             }
-            from = at + flat.length();
+            from = at + piece.length();
         }
         return null;
+    }
+
+    /**
+     * The requirement keywords on a page (each MUST, and REQUIRED) that no row's sentence spans,
+     * as short excerpts; the rows must already be on their pages ({@link #problem} null).
+     */
+    List<String> unclaimedKeywords(String spec, List<Requirement> rows) {
+        String text = flatPage(spec);
+        List<int[]> spans = new ArrayList<>();
+        for (Requirement row : rows) {
+            if (!spec.equals(row.spec()) || row.sentence() == null || problem(row) != null) {
+                continue;
+            }
+            int from = 0;
+            for (String piece : pieces(row.sentence())) {
+                int at = text.indexOf(piece, from);
+                spans.add(new int[] {at, at + piece.length()});
+                from = at + piece.length();
+            }
+        }
+        List<String> unclaimed = new ArrayList<>();
+        Matcher keyword = KEYWORD.matcher(text);
+        while (keyword.find()) {
+            int at = keyword.start();
+            if (spans.stream().noneMatch(span -> span[0] <= at && at < span[1])) {
+                unclaimed.add("\"..." + text.substring(Math.max(0, at - 60), Math.min(text.length(), at + 60)) + "...\"");
+            }
+        }
+        return unclaimed;
+    }
+
+    private String flatPage(String spec) {
+        return flatPages.computeIfAbsent(spec, k -> flatten(read(specRoot.resolve(k))));
+    }
+
+    private static List<String> pieces(String sentence) {
+        List<String> pieces = new ArrayList<>();
+        for (String piece : sentence.split("\\.\\.\\.")) {
+            String flat = flatten(piece);
+            if (!flat.isEmpty()) {
+                pieces.add(flat);
+            }
+        }
+        return pieces;
     }
 
     static String flatten(String markdown) {
