@@ -133,8 +133,8 @@ public final class McpClient implements AutoCloseable {
         try {
             if (pinnedVersion != null && pinnedVersion.era() == Era.LEGACY) {
                 initialize(pinnedVersion);
-            } else if (!discover() && pinnedVersion == null) {
-                initialize(ProtocolVersion.LATEST_LEGACY);
+            } else if (!discover(probeTimeout) && pinnedVersion == null) {
+                initializeUnlessSlowModern();
             } else if (server == null) {
                 throw new UpstreamUnavailableException(name + ": upstream does not speak " + pinnedVersion);
             }
@@ -153,7 +153,7 @@ public final class McpClient implements AutoCloseable {
         if (tryModern) {
             Transport modern = opener.open(http, Wire.MODERN_HTTP);
             attach(modern);
-            if (discover()) {
+            if (discover(probeTimeout)) {
                 return;
             }
             detach(modern);
@@ -200,9 +200,24 @@ public final class McpClient implements AutoCloseable {
      * it answered like a legacy server (any error that is not a recognised modern one, or no
      * answer in time).
      */
-    private boolean discover() {
+    /**
+     * On stdio a probe that timed out may mean a modern server still starting, not a legacy one:
+     * if the {@code initialize} that follows is refused, probe once more with the full timeout.
+     */
+    private void initializeUnlessSlowModern() {
+        try {
+            initialize(ProtocolVersion.LATEST_LEGACY);
+        } catch (McpErrorException refused) {
+            if (!discover(requestTimeout)) {
+                throw refused;
+            }
+            log.info("{}: upstream refused initialize but answered server/discover: modern, slow to start", name);
+        }
+    }
+
+    private boolean discover(Duration timeout) {
         ProtocolVersion offer = pinnedVersion != null ? pinnedVersion : ProtocolVersion.LATEST_MODERN;
-        RequestOptions options = RequestOptions.defaults().withTimeout(probeTimeout);
+        RequestOptions options = RequestOptions.defaults().withTimeout(timeout);
         for (int attempt = 0; attempt < 2; attempt++) {
             try {
                 JsonNode result = exchange(Methods.DISCOVER, null, options, new Attempt(offer));

@@ -23,10 +23,6 @@ final class TransportOpener {
         this.maxMessageChars = maxMessageChars;
     }
 
-    private LegacyHttpOptions legacyOptions() {
-        return LegacyHttpOptions.defaults().withMaxEventBytes(maxMessageChars);
-    }
-
     Transport open(UpstreamEndpoint endpoint, Wire wire) {
         return switch (endpoint) {
             case UpstreamEndpoint.Stdio stdio -> new StdioTransport(stdio, maxMessageChars);
@@ -39,4 +35,7 @@ final class TransportOpener {
         };
     }
 
+    private LegacyHttpOptions legacyOptions() {
+        return LegacyHttpOptions.defaults().withMaxEventBytes(maxMessageChars);
+    }
 }

@@ -63,6 +63,8 @@ final class LegacyHttpTransport implements Transport {
         this.options = options;
         this.codec = new JsonRpcCodec(options.maxEventBytes());
         this.http = options.newHttpClient(endpoint.url());
+        // A configured header the JDK refuses (Host, Connection, ...) fails here, not on the first call.
+        request(endpoint.url(), null, false).build();
     }
 
     @Override
@@ -119,7 +121,10 @@ final class LegacyHttpTransport implements Transport {
                     "HTTP " + response.statusCode() + " without a response body", null)));
             return;
         }
-        deliver(body, null);
+        if (!deliver(body, id)) {
+            emit(new TransportEvent.RequestFailed(id, new StreamLostException(id,
+                    "the JSON body of HTTP " + response.statusCode() + " was not the response to the request", null)));
+        }
     }
 
     /**
@@ -161,6 +166,17 @@ final class LegacyHttpTransport implements Transport {
         return Optional.ofNullable(sessionId.get());
     }
 
+    /**
+     * Legacy streams do not mean cancellation when they close (spec: disconnection is not
+     * cancellation), so the client still sends {@code notifications/cancelled}; the transport
+     * only stops reading the abandoned request's stream.
+     */
+    @Override
+    public boolean abandon(RequestId id) {
+        responseStreams.stream().filter(stream -> stream.answers(id)).forEach(ResponseStream::stop);
+        return false;
+    }
+
     @Override
     public synchronized void expireSession(String expired) {
         if (expired != null && sessionId.compareAndSet(expired, null)) {
@@ -174,17 +190,6 @@ final class LegacyHttpTransport implements Transport {
             listenStream.stop();
             listenStream = null;
         }
-    }
-
-    /**
-     * Legacy streams do not mean cancellation when they close (spec: disconnection is not
-     * cancellation), so the client still sends {@code notifications/cancelled}; the transport
-     * only stops reading the abandoned request's stream.
-     */
-    @Override
-    public boolean abandon(RequestId id) {
-        responseStreams.stream().filter(stream -> stream.answers(id)).forEach(ResponseStream::stop);
-        return false;
     }
 
     @Override

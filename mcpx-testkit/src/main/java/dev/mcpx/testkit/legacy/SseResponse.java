@@ -38,6 +38,11 @@ final class SseResponse {
         write(frame.toString(), false);
     }
 
+    /** An event with a type and no id, as the 2024-11-05 {@code endpoint} event is sent. */
+    void writeTyped(String type, String data) throws IOException {
+        write("event: " + type + "\ndata: " + data + "\n\n", false);
+    }
+
     void write(String text, boolean last) throws IOException {
         Content.Sink.write(response, last, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
     }

@@ -318,7 +318,9 @@ final class StreamableHandler extends Handler.Abstract {
 
     private void sessionLost(Response response, Callback callback, LegacyHttpUpstream.SessionLossAnswer answer) {
         if (answer == LegacyHttpUpstream.SessionLossAnswer.BAD_REQUEST) {
-            rpcError(response, callback, 400, -32000, "Bad Request: No valid session ID provided", null);
+            // byte for byte what the official reference server sends: no id member at all
+            plain(response, callback, 400, "application/json",
+                    "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"Bad Request: No valid session ID provided\"}}");
         } else {
             rpcError(response, callback, 404, -32001, "Session not found", null);
         }
@@ -358,8 +360,12 @@ final class StreamableHandler extends Handler.Abstract {
     }
 
     private static void plain(Response response, Callback callback, int status, String text) {
+        plain(response, callback, status, "text/plain", text);
+    }
+
+    private static void plain(Response response, Callback callback, int status, String type, String text) {
         response.setStatus(status);
-        response.getHeaders().put("Content-Type", "text/plain");
+        response.getHeaders().put("Content-Type", type);
         Content.Sink.write(response, true, text, callback);
     }
 }

@@ -20,12 +20,14 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Flags: {@code --era legacy|modern} (legacy answers {@code server/discover} with -32601 as
  * legacy SDKs do; modern answers it and needs no initialize); {@code --silent-probe} (legacy that
  * never answers server/discover); {@code --garbage} (writes a non-JSON line before each answer);
- * {@code --stderr TEXT} (writes TEXT to stderr at start).
+ * {@code --stderr TEXT} (writes TEXT to stderr at start); {@code --start-delay MS} (reads
+ * nothing for MS milliseconds, like a server that is slow to start).
  *
  * <p>Tools: {@code echo} {text}, {@code add} {a,b}, {@code sleep} {ms}, {@code progress} {steps}
  * (progress notifications before the result), {@code die} {code} (exits at once, without
  * answering), {@code huge} {bytes} (a result line of that size), {@code calls} (how many
- * tools/call this process has executed, counting this one).
+ * tools/call this process has executed, counting this one), {@code cancellations} (how many
+ * {@code notifications/cancelled} this process has received).
  */
 public final class StdioFakeServer {
 
@@ -37,6 +39,7 @@ public final class StdioFakeServer {
     private final boolean silentProbe;
     private final boolean garbage;
     private final AtomicLong toolCalls = new AtomicLong();
+    private final AtomicLong cancellations = new AtomicLong();
 
     private StdioFakeServer(PrintStream out, boolean modern, boolean silentProbe, boolean garbage) {
         this.out = out;
@@ -66,6 +69,7 @@ public final class StdioFakeServer {
                 case "--silent-probe" -> silentProbe = true;
                 case "--garbage" -> garbage = true;
                 case "--stderr" -> System.err.println(args[++i]);
+                case "--start-delay" -> Thread.sleep(Long.parseLong(args[++i]));
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]);
             }
         }
@@ -90,6 +94,9 @@ public final class StdioFakeServer {
         }
         JsonNode id = message.get("id");
         String method = message.path("method").asString("");
+        if (id == null && method.equals("notifications/cancelled")) {
+            cancellations.incrementAndGet();
+        }
         if (id == null || method.isEmpty()) {
             return;
         }
@@ -127,6 +134,9 @@ public final class StdioFakeServer {
                 yield result;
             }
             case "initialize" -> {
+                if (modern) {
+                    throw new ToolError(-32601, "Method not found: initialize (this server speaks 2026-07-28 only)");
+                }
                 ObjectNode result = NODES.objectNode()
                         .put("protocolVersion", params.path("protocolVersion").asString("2025-11-25"));
                 result.putObject("capabilities").putObject("tools").put("listChanged", true);
@@ -143,10 +153,10 @@ public final class StdioFakeServer {
     private ObjectNode toolsList() {
         ObjectNode result = NODES.objectNode();
         ArrayNode tools = result.putArray("tools");
-        for (String name : List.of("echo", "add", "sleep", "progress", "die", "huge", "calls")) {
+        for (String name : List.of("echo", "add", "sleep", "progress", "die", "huge", "calls", "cancellations")) {
             ObjectNode tool = tools.addObject().put("name", name).put("description", "fake " + name);
             tool.putObject("inputSchema").put("type", "object");
-            if (name.equals("echo") || name.equals("calls")) {
+            if (name.equals("echo") || name.equals("calls") || name.equals("cancellations")) {
                 tool.putObject("annotations").put("readOnlyHint", true);
             }
         }
@@ -184,6 +194,7 @@ public final class StdioFakeServer {
             }
             case "huge" -> text("x".repeat(args.path("bytes").asInt(1024)));
             case "calls" -> text(Long.toString(count));
+            case "cancellations" -> text(Long.toString(cancellations.get()));
             default -> throw new ToolError(-32602, "Unknown tool: " + name);
         };
     }

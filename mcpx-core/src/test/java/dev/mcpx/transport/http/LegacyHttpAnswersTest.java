@@ -1,0 +1,200 @@
+package dev.mcpx.transport.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.mcpx.protocol.HttpStatusException;
+import dev.mcpx.protocol.JsonRpcMessage;
+import dev.mcpx.protocol.JsonRpcMessage.Request;
+import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.RequestId;
+import dev.mcpx.protocol.StreamLostException;
+import dev.mcpx.transport.Outbound;
+import dev.mcpx.transport.Transport;
+import dev.mcpx.transport.TransportEvent;
+import dev.mcpx.transport.UpstreamEndpoint;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** How the legacy transport reads the odd answers real servers give, from a scripted server. */
+class LegacyHttpAnswersTest {
+
+    private final RecordedEvents events = new RecordedEvents();
+    private final List<String> methodsSeen = new CopyOnWriteArrayList<>();
+    private HttpServer server;
+    private Transport transport;
+
+    @AfterEach
+    void stopAll() {
+        if (transport != null) {
+            transport.close();
+        }
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    private interface Answer {
+        void answer(HttpExchange exchange) throws IOException;
+    }
+
+    private Transport serve(Answer answer) throws IOException {
+        return serve(answer, LegacyHttpOptions.defaults());
+    }
+
+    private Transport serve(Answer answer, LegacyHttpOptions options) throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        server.createContext("/mcp", exchange -> {
+            methodsSeen.add(exchange.getRequestMethod());
+            exchange.getRequestBody().readAllBytes();
+            answer.answer(exchange);
+            exchange.close();
+        });
+        server.start();
+        URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp");
+        transport = LegacyHttpTransports.streamable(new UpstreamEndpoint.Http(url, Map.of(),
+                UpstreamEndpoint.HttpKind.STREAMABLE), options);
+        transport.start(events);
+        return transport;
+    }
+
+    private static void reply(HttpExchange exchange, int status, String type, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        if (type != null) {
+            exchange.getResponseHeaders().add("Content-Type", type);
+        }
+        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        if (bytes.length > 0) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
+    private static Request ping(long id) {
+        return new Request(RequestId.of(id), "ping", null);
+    }
+
+    @Test
+    void aJsonRpcErrorBodyNamingTheRequestIsThatRequestsError() throws IOException {
+        serve(exchange -> reply(exchange, 400, "application/json",
+                "{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":{\"code\":-32602,\"message\":\"bad params\"}}"));
+        transport.send(Outbound.of(ping(5)));
+
+        JsonRpcMessage response = events.response(RequestId.of(5));
+        assertThat(response).isInstanceOfSatisfying(JsonRpcMessage.ErrorResponse.class,
+                e -> assertThat(e.error().message()).isEqualTo("bad params"));
+    }
+
+    @Test
+    void anyOtherRefusalIsHttpStatusWithTheBody() throws IOException {
+        serve(exchange -> reply(exchange, 503, "text/plain", "down for maintenance"));
+        assertThatThrownBy(() -> transport.send(Outbound.of(ping(1))))
+                .isInstanceOfSatisfying(HttpStatusException.class, e -> {
+                    assertThat(e.status()).isEqualTo(503);
+                    assertThat(e.body()).isEqualTo("down for maintenance");
+                });
+    }
+
+    @Test
+    void aRefusalWithoutAnMcpErrorSuggestsTheOldHttpSseTransport() throws IOException {
+        serve(exchange -> reply(exchange, 405, "text/plain", "Method Not Allowed"));
+        McpException failure = sendAndCatch(ping(1));
+        assertThat(failure).isInstanceOf(HttpStatusException.class);
+        assertThat(LegacyHttpTransports.suggestsHttpSse(failure)).isTrue();
+    }
+
+    @Test
+    void aRefusalCarryingAJsonRpcErrorIsAnMcpServerNotAnOldOne() throws IOException {
+        serve(exchange -> reply(exchange, 400, "application/json",
+                "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Bad Request: Server not initialized\"}}"));
+        McpException failure = sendAndCatch(ping(1));
+        assertThat(failure).isInstanceOf(HttpStatusException.class);
+        assertThat(LegacyHttpTransports.suggestsHttpSse(failure)).isFalse();
+    }
+
+    @Test
+    void a404BeforeAnySessionIsAPlainHttpStatusNotSessionExpiry() throws IOException {
+        serve(exchange -> reply(exchange, 404, "text/plain", "Not Found"));
+        McpException failure = sendAndCatch(ping(1));
+        assertThat(failure).isInstanceOfSatisfying(HttpStatusException.class, e -> assertThat(e.status()).isEqualTo(404));
+        assertThat(LegacyHttpTransports.suggestsHttpSse(failure)).isTrue();
+    }
+
+    @Test
+    void aRequestAcceptedWithoutABodyFailsWithStreamLost() throws IOException {
+        serve(exchange -> reply(exchange, 202, null, ""));
+        transport.send(Outbound.of(ping(9)));
+        TransportEvent.RequestFailed failed = events.await(TransportEvent.RequestFailed.class, Duration.ofSeconds(5));
+        assertThat(failed.id()).isEqualTo(RequestId.of(9));
+        assertThat(failed.error()).isInstanceOf(StreamLostException.class);
+    }
+
+    @Test
+    void aStreamWithoutEventIdsThatEndsEarlyFailsAtOnceWithoutResuming() throws IOException {
+        serve(exchange -> reply(exchange, 200, "text/event-stream",
+                "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n"));
+        transport.send(Outbound.of(ping(3)));
+        TransportEvent.RequestFailed failed = events.await(TransportEvent.RequestFailed.class, Duration.ofSeconds(5));
+        assertThat(failed.error()).isInstanceOf(StreamLostException.class).hasMessageContaining("no event id");
+        assertThat(events.messages()).hasSize(1);
+        assertThat(methodsSeen).containsExactly("POST");
+    }
+
+    @Test
+    void anEventOverTheSizeLimitFailsTheRequest() throws IOException {
+        serve(exchange -> reply(exchange, 200, "text/event-stream",
+                "id: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"big\":\"" + "x".repeat(4000) + "\"}}\n\n"),
+                LegacyHttpOptions.defaults().withMaxEventBytes(1000));
+        transport.send(Outbound.of(ping(4)));
+        TransportEvent.RequestFailed failed = events.await(TransportEvent.RequestFailed.class, Duration.ofSeconds(5));
+        assertThat(failed.error()).isInstanceOf(StreamLostException.class).hasMessageContaining("size limit");
+    }
+
+    @Test
+    void somethingThatIsNotJsonRpcIsReportedAndTheStreamGoesOn() throws IOException {
+        serve(exchange -> reply(exchange, 200, "text/event-stream",
+                "id: 1\ndata: not json\n\nid: 2\ndata: {\"jsonrpc\":\"2.0\",\"id\":6,\"result\":{}}\n\n"));
+        transport.send(Outbound.of(ping(6)));
+        events.result(RequestId.of(6));
+        assertThat(events.all()).anyMatch(e -> e instanceof TransportEvent.Undecodable u && u.excerpt().equals("not json"));
+    }
+
+    @Test
+    void aJsonBodyThatIsNotTheResponseFailsTheRequestRatherThanLeavingItHanging() throws IOException {
+        serve(exchange -> reply(exchange, 200, "application/json", "{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}"));
+        transport.send(Outbound.of(ping(8)));
+        TransportEvent.RequestFailed failed = events.await(TransportEvent.RequestFailed.class, Duration.ofSeconds(5));
+        assertThat(failed.id()).isEqualTo(RequestId.of(8));
+        assertThat(failed.error()).isInstanceOf(StreamLostException.class);
+    }
+
+    @Test
+    void aConfiguredHeaderTheHttpClientRefusesFailsAtConstruction() {
+        assertThatThrownBy(() -> LegacyHttpTransports.streamable(new UpstreamEndpoint.Http(URI.create("http://127.0.0.1:9/mcp"),
+                Map.of("Host", "elsewhere"), UpstreamEndpoint.HttpKind.STREAMABLE)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Host");
+    }
+
+    private McpException sendAndCatch(Request request) {
+        try {
+            transport.send(Outbound.of(request));
+        } catch (McpException e) {
+            return e;
+        }
+        throw new AssertionError("expected the send to fail");
+    }
+}

@@ -1,0 +1,142 @@
+package dev.mcpx.catalogue;
+
+import dev.mcpx.protocol.ErrorCodes;
+import dev.mcpx.protocol.JsonRpcError;
+import dev.mcpx.protocol.McpErrorException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The merged, namespaced view of every upstream's tools, prompts and resources. Tools and
+ * prompts are exposed as {@code prefix__name}; resources keep their URIs. Readers get an
+ * immutable snapshot; writers (the pool, when an upstream's lists arrive or change) replace
+ * one upstream's part, and listeners hear which lists changed for hosts.
+ */
+public final class Catalogue {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Catalogue.class);
+    private static final String CURSOR_PREFIX = "mcpx:";
+
+    private final Map<String, UpstreamPart> parts = new LinkedHashMap<>();
+    private final List<Consumer<Set<ListKind>>> listeners = new CopyOnWriteArrayList<>();
+    private volatile CatalogueView view = CatalogueView.empty();
+
+    /** Makes room for an upstream, in config order; its lists arrive later through {@link #replace}. */
+    public void register(String upstream, String prefix) {
+        update(() -> parts.putIfAbsent(upstream, UpstreamPart.empty(upstream, prefix)));
+    }
+
+    /** Sets one upstream's list of one kind (already drained of upstream pagination). */
+    public void replace(String upstream, ListKind kind, List<ObjectNode> items) {
+        update(() -> parts.computeIfPresent(upstream, (name, part) -> part.with(kind, items)));
+    }
+
+    /** Empties an upstream's lists but keeps its place (it is down; its tools are absent until it is back). */
+    public void clear(String upstream) {
+        update(() -> parts.computeIfPresent(upstream, (name, part) -> UpstreamPart.empty(name, part.prefix())));
+    }
+
+    /** Forgets an upstream (removed from the config). */
+    public void remove(String upstream) {
+        update(() -> parts.remove(upstream));
+    }
+
+    /** Called with the kinds whose host-visible list changed, after every change. */
+    public void onChange(Consumer<Set<ListKind>> listener) {
+        listeners.add(listener);
+    }
+
+    private void update(Runnable change) {
+        CatalogueView before;
+        CatalogueView after;
+        synchronized (parts) {
+            change.run();
+            before = view;
+            after = CatalogueView.build(new ArrayList<>(parts.values()));
+            view = after;
+        }
+        for (Collision collision : after.collisions()) {
+            if (!before.collisions().contains(collision)) {
+                LOG.error("config error: {}", collision.describe());
+            }
+        }
+        Set<ListKind> changed = EnumSet.noneOf(ListKind.class);
+        for (ListKind kind : ListKind.values()) {
+            if (!after.sameListAs(before, kind)) {
+                changed.add(kind);
+            }
+        }
+        if (!changed.isEmpty()) {
+            listeners.forEach(listener -> listener.accept(changed));
+        }
+    }
+
+    public List<ObjectNode> list(ListKind kind) {
+        return view.lists().get(kind);
+    }
+
+    /**
+     * One page of a list for a host. {@code cursor} is null for the first page or one this
+     * catalogue handed out; anything else is invalid params.
+     */
+    public Page page(ListKind kind, String cursor, int pageSize) {
+        List<ObjectNode> all = list(kind);
+        int start = cursor == null ? 0 : offset(cursor);
+        int end = Math.min(all.size(), start + pageSize);
+        String next = end < all.size() ? encode(end) : null;
+        return new Page(start >= all.size() ? List.of() : all.subList(start, end), next);
+    }
+
+    public Optional<Route> tool(String exposedName) {
+        return Optional.ofNullable(view.tools().get(exposedName));
+    }
+
+    public Optional<Route> prompt(String exposedName) {
+        return Optional.ofNullable(view.prompts().get(exposedName));
+    }
+
+    /** The upstream that listed {@code uri}, or whose resource template fits it. */
+    public Optional<Route> resource(String uri) {
+        return Optional.ofNullable(view.resource(uri));
+    }
+
+    public List<Collision> collisions() {
+        return view.collisions();
+    }
+
+    private static String encode(int offset) {
+        return Base64.getUrlEncoder().withoutPadding()
+                .encodeToString((CURSOR_PREFIX + offset).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static int offset(String cursor) {
+        try {
+            String text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+            if (text.startsWith(CURSOR_PREFIX)) {
+                int offset = Integer.parseInt(text.substring(CURSOR_PREFIX.length()));
+                if (offset >= 0) {
+                    return offset;
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            // falls through to the invalid-cursor answer
+        }
+        throw new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS, "invalid cursor: " + cursor));
+    }
+
+    /** One page: the items and the cursor of the next page, null on the last. */
+    public record Page(List<ObjectNode> items, String nextCursor) {
+    }
+}

@@ -1,0 +1,160 @@
+package dev.mcpx.front;
+
+import dev.mcpx.catalogue.Catalogue;
+import dev.mcpx.catalogue.ListKind;
+import dev.mcpx.client.Cancellation;
+import dev.mcpx.pool.Pool;
+import dev.mcpx.protocol.Era;
+import dev.mcpx.protocol.ErrorCodes;
+import dev.mcpx.protocol.Json;
+import dev.mcpx.protocol.JsonRpcError;
+import dev.mcpx.protocol.JsonRpcMessage;
+import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
+import dev.mcpx.protocol.JsonRpcMessage.Request;
+import dev.mcpx.protocol.JsonRpcMessage.Result;
+import dev.mcpx.protocol.McpErrorException;
+import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.MetaKeys;
+import dev.mcpx.protocol.Methods;
+import dev.mcpx.protocol.ProtocolVersion;
+import dev.mcpx.router.HostCall;
+import dev.mcpx.router.Router;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Answers one host request in either era, the same for every front: the lifecycle methods
+ * ({@code initialize}, {@code server/discover}, {@code ping}) and the merged lists here, the
+ * rest through the {@link Router}. Every request gets exactly one answer, never an exception.
+ */
+public final class HostRequests {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HostRequests.class);
+    static final String MODERN_VERSION = ProtocolVersion.LATEST_MODERN.wire();
+    private static final long LIST_TTL_MS = 30_000;
+
+    private final Catalogue catalogue;
+    private final Pool pool;
+    private final Router router;
+    private final ServerIdentity identity;
+    private final Duration startWait;
+    private final int pageSize;
+
+    public HostRequests(Catalogue catalogue, Pool pool, ServerIdentity identity, Duration startWait, int pageSize) {
+        this.catalogue = catalogue;
+        this.pool = pool;
+        this.router = new Router(catalogue, pool, startWait);
+        this.identity = identity;
+        this.startWait = startWait;
+        this.pageSize = pageSize;
+    }
+
+    /** Which era a request is in, by its body: modern requests carry their version in {@code _meta}. */
+    public static Era eraOf(Request request) {
+        ObjectNode meta = Json.objectAt(request.params(), MetaKeys.META);
+        return meta != null && meta.has(MetaKeys.PROTOCOL_VERSION) ? Era.MODERN : Era.LEGACY;
+    }
+
+    public JsonRpcMessage answer(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
+                                 Cancellation cancellation) {
+        try {
+            if (era == Era.MODERN) {
+                requireModernVersion(hostRequest);
+            }
+            JsonNode hostResult = result(hostRequest, era, hostProgress, cancellation);
+            return new Result(hostRequest.id(), era == Era.MODERN ? modern(hostRequest.method(), hostResult) : hostResult);
+        } catch (McpException e) {
+            return new ErrorResponse(hostRequest.id(), hostError(e.toError(), era));
+        } catch (RuntimeException e) {
+            LOG.warn("{} failed inside mcpx", hostRequest.method(), e);
+            return new ErrorResponse(hostRequest.id(), JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
+                    "mcpx failed on " + hostRequest.method() + ": " + e));
+        }
+    }
+
+    private JsonNode result(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress, Cancellation cancellation) {
+        String method = hostRequest.method();
+        ListKind list = ListKind.ofMethod(method);
+        if (list != null) {
+            return page(list, hostRequest.params());
+        }
+        if (Router.ROUTED.contains(method)) {
+            return router.route(new HostCall(method, hostRequest.params(), hostProgress, cancellation));
+        }
+        return switch (method) {
+            case Methods.INITIALIZE -> identity.initializeResult(hostRequest.params());
+            case Methods.DISCOVER -> identity.discoverResult();
+            case Methods.PING, Methods.LOGGING_SET_LEVEL -> Json.object();
+            default -> throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
+                    "Method not found: " + method));
+        };
+    }
+
+    /** One page of a merged list; the first waits a bounded time for upstreams still starting. */
+    private ObjectNode page(ListKind kind, ObjectNode params) {
+        pool.awaitFirstAttempts(startWait);
+        Catalogue.Page page = catalogue.page(kind, Json.text(params, "cursor"), pageSize);
+        ObjectNode result = Json.object();
+        var items = result.putArray(kind.field());
+        page.items().forEach(items::add);
+        if (page.nextCursor() != null) {
+            result.put("nextCursor", page.nextCursor());
+        }
+        return result;
+    }
+
+    private static void requireModernVersion(Request hostRequest) {
+        ObjectNode meta = Json.objectAt(hostRequest.params(), MetaKeys.META);
+        String requested = Json.text(meta, MetaKeys.PROTOCOL_VERSION);
+        if (!MODERN_VERSION.equals(requested)) {
+            throw unsupportedVersion(requested);
+        }
+    }
+
+    /** -32022 with the versions mcpx speaks, as 2026-07-28 demands. */
+    public static McpErrorException unsupportedVersion(String requested) {
+        ObjectNode data = Json.object();
+        var supported = data.putArray("supported");
+        supported.add(MODERN_VERSION);
+        ProtocolVersion.ofEra(Era.LEGACY).reversed().forEach(v -> supported.add(v.wire()));
+        data.put("requested", requested == null ? "" : requested);
+        return new McpErrorException(new JsonRpcError(ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION,
+                "Unsupported protocol version: " + requested, data));
+    }
+
+    /** Modern results carry {@code resultType}, cache hints on cacheable ones, and who answered. */
+    private JsonNode modern(String method, JsonNode hostResult) {
+        if (!(hostResult instanceof ObjectNode result)) {
+            return hostResult;
+        }
+        if (!result.has("resultType")) {
+            result.put("resultType", "complete");
+        }
+        boolean cacheable = ListKind.ofMethod(method) != null || Methods.RESOURCES_READ.equals(method)
+                || Methods.DISCOVER.equals(method);
+        if (cacheable && !result.has("ttlMs")) {
+            result.put("ttlMs", Methods.RESOURCES_READ.equals(method) ? 0 : LIST_TTL_MS);
+        }
+        if (cacheable && !result.has("cacheScope")) {
+            result.put("cacheScope", "private");
+        }
+        ObjectNode meta = Json.objectAt(result, MetaKeys.META);
+        if (meta == null) {
+            meta = result.putObject(MetaKeys.META);
+        }
+        meta.set(MetaKeys.SERVER_INFO, identity.serverInfo());
+        return result;
+    }
+
+    /** The same failure in the host's era: 2026-07-28 moved "resource not found" to -32602. */
+    private static JsonRpcError hostError(JsonRpcError error, Era era) {
+        if (era == Era.MODERN && error.code() == ErrorCodes.RESOURCE_NOT_FOUND_LEGACY) {
+            return new JsonRpcError(ErrorCodes.INVALID_PARAMS, error.message(), error.data());
+        }
+        return error;
+    }
+}

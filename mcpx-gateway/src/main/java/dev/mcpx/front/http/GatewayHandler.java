@@ -1,0 +1,59 @@
+package dev.mcpx.front.http;
+
+import dev.mcpx.protocol.ErrorCodes;
+import dev.mcpx.protocol.JsonRpcError;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/** Every HTTP request: the access checks first, then {@code /mcp} or {@code /status}. */
+final class GatewayHandler extends Handler.Abstract {
+
+    private final AccessGuard guard;
+    private final McpEndpoint mcp;
+    private final StatusPage status;
+
+    GatewayHandler(AccessGuard guard, McpEndpoint mcp, StatusPage status) {
+        this.guard = guard;
+        this.mcp = mcp;
+        this.status = status;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        if (!guard.originAllowed(request.getHeaders().get("Origin"))) {
+            Replies.error(response, callback, 403, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                    "Forbidden: Origin " + request.getHeaders().get("Origin") + " is not allowed"));
+            return true;
+        }
+        if (!guard.authorized(request.getHeaders().get("Authorization"))) {
+            response.getHeaders().put("WWW-Authenticate", "Bearer");
+            Replies.error(response, callback, 401, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                    "Unauthorized: a valid bearer token is required"));
+            return true;
+        }
+        String path = Request.getPathInContext(request);
+        String method = request.getMethod();
+        switch (path) {
+            case "/mcp" -> {
+                switch (method) {
+                    case "POST" -> mcp.post(request, response, callback);
+                    case "GET" -> mcp.get(request, response, callback);
+                    case "DELETE" -> mcp.delete(request, response, callback);
+                    default -> Replies.text(response, callback, 405, "text/plain", "method not allowed\n",
+                            "Allow", "GET, POST, DELETE");
+                }
+            }
+            case "/status" -> {
+                if ("GET".equals(method)) {
+                    status.get(response, callback);
+                } else {
+                    Replies.text(response, callback, 405, "text/plain", "method not allowed\n", "Allow", "GET");
+                }
+            }
+            default -> Replies.text(response, callback, 404, "text/plain", "not found: try /mcp or /status\n");
+        }
+        return true;
+    }
+}

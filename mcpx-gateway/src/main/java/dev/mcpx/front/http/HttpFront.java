@@ -1,0 +1,86 @@
+package dev.mcpx.front.http;
+
+import dev.mcpx.front.SubscriptionFlags;
+import dev.mcpx.gateway.Gateway;
+import dev.mcpx.protocol.Json;
+import dev.mcpx.protocol.JsonRpcMessage.Notification;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Set;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.VirtualThreadPool;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code mcpx serve --http}: Jetty on virtual threads serving {@code /mcp} (both eras) and
+ * {@code /status}. Binds where told (127.0.0.1 by default at the command line).
+ */
+public final class HttpFront implements AutoCloseable {
+
+    public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(1);
+
+    private final Server server;
+    private final ServerConnector connector;
+    private final LegacySessions sessions = new LegacySessions();
+    private final ModernListeners listeners = new ModernListeners();
+    private final Runnable unsubscribe;
+
+    private HttpFront(Gateway gateway, InetSocketAddress address, String token, Duration keepAlive) {
+        server = new Server(new VirtualThreadPool());
+        connector = new ServerConnector(server);
+        connector.setHost(address.getHostString());
+        connector.setPort(address.getPort());
+        server.addConnector(connector);
+        McpEndpoint mcp = new McpEndpoint(gateway.hostRequests(), sessions, listeners, keepAlive);
+        server.setHandler(new GatewayHandler(new AccessGuard(token, address.getHostString()), mcp,
+                new StatusPage(gateway.pool())));
+        server.setStopTimeout(2_000);
+        unsubscribe = gateway.listChanges().subscribe(this::listsChanged);
+    }
+
+    /** Starts serving; {@code address} port 0 picks a free port (see {@link #port()}). */
+    public static HttpFront start(Gateway gateway, InetSocketAddress address, String token, Duration keepAlive)
+            throws Exception {
+        HttpFront front = new HttpFront(gateway, address, token, keepAlive);
+        front.server.start();
+        return front;
+    }
+
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    public URI mcpUri() {
+        String host = connector.getHost() == null ? "127.0.0.1" : connector.getHost();
+        return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port() + "/mcp");
+    }
+
+    private void listsChanged(Set<String> methods) {
+        for (String method : methods) {
+            for (LegacySession session : sessions.all()) {
+                SseStream listen = session.listen;
+                if (session.initialized && listen != null) {
+                    listen.send(new Notification(method, null));
+                }
+            }
+            for (ModernListeners.Listener listener : listeners.all()) {
+                if (listener.agreed().path(SubscriptionFlags.of(method)).asBoolean(false)) {
+                    ObjectNode params = Json.object();
+                    params.putObject("_meta").set("io.modelcontextprotocol/subscriptionId", listener.id().toJson());
+                    listener.stream().send(new Notification(method, params));
+                }
+            }
+        }
+    }
+
+    /** Stops accepting, ends open streams and sessions. */
+    @Override
+    public void close() throws Exception {
+        unsubscribe.run();
+        sessions.all().forEach(LegacySession::end);
+        listeners.all().forEach(listener -> listener.stream().finish());
+        server.stop();
+    }
+}

@@ -1,0 +1,267 @@
+package dev.mcpx.front.http;
+
+import dev.mcpx.client.Cancellation;
+import dev.mcpx.front.HostRequests;
+import dev.mcpx.front.ServerIdentity;
+import dev.mcpx.protocol.Era;
+import dev.mcpx.protocol.ErrorCodes;
+import dev.mcpx.protocol.JsonRpcCodec;
+import dev.mcpx.protocol.JsonRpcError;
+import dev.mcpx.protocol.JsonRpcMessage;
+import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
+import dev.mcpx.protocol.JsonRpcMessage.Notification;
+import dev.mcpx.protocol.JsonRpcMessage.Request;
+import dev.mcpx.protocol.Json;
+import dev.mcpx.protocol.MalformedMessageException;
+import dev.mcpx.protocol.McpErrorException;
+import dev.mcpx.protocol.Methods;
+import dev.mcpx.protocol.ProtocolVersion;
+import dev.mcpx.protocol.RequestId;
+import dev.mcpx.router.Router;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * {@code /mcp} for both eras on one endpoint. A POST is legacy when it is an {@code initialize}
+ * or carries a session id, modern when its version (header or {@code _meta}) is 2026-07-28.
+ * Legacy hosts get sessions, a GET listen stream and DELETE; modern hosts are served
+ * statelessly with header validation and {@code subscriptions/listen}. Routed calls answer on
+ * an SSE stream, so progress can flow and a host that goes away cancels its call.
+ */
+final class McpEndpoint {
+
+    static final String SESSION_HEADER = "Mcp-Session-Id";
+    private static final long MAX_BODY = 16L * 1024 * 1024;
+
+    private final HostRequests requests;
+    private final LegacySessions sessions;
+    private final ModernListeners listeners;
+    private final Duration keepAlive;
+    private final JsonRpcCodec codec = new JsonRpcCodec();
+
+    McpEndpoint(HostRequests requests, LegacySessions sessions, ModernListeners listeners, Duration keepAlive) {
+        this.requests = requests;
+        this.sessions = sessions;
+        this.listeners = listeners;
+        this.keepAlive = keepAlive;
+    }
+
+    void post(org.eclipse.jetty.server.Request request, Response response, Callback callback) throws Exception {
+        if (request.getLength() > MAX_BODY) {
+            Replies.error(response, callback, 413, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "body too large"));
+            return;
+        }
+        JsonRpcMessage hostMessage;
+        try {
+            hostMessage = codec.decode(Content.Source.asString(request, StandardCharsets.UTF_8));
+        } catch (MalformedMessageException e) {
+            Replies.error(response, callback, 400, e.id(), JsonRpcError.of(
+                    e.kind() == MalformedMessageException.Kind.NOT_JSON ? ErrorCodes.PARSE_ERROR : ErrorCodes.INVALID_REQUEST,
+                    e.getMessage()));
+            return;
+        }
+        HttpFields headers = request.getHeaders();
+        String sessionId = headers.get(SESSION_HEADER);
+        String version = headers.get("MCP-Protocol-Version");
+        if (hostMessage instanceof Request hostRequest && Methods.INITIALIZE.equals(hostRequest.method())) {
+            initialize(hostRequest, response, callback);
+        } else if (sessionId != null) {
+            LegacySession session = sessions.get(sessionId);
+            if (session == null) {
+                Replies.error(response, callback, 404, idOf(hostMessage),
+                        JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Session not found: " + sessionId));
+            } else {
+                legacy(session, hostMessage, version, request, response, callback);
+            }
+        } else if (ProtocolVersion.LATEST_MODERN.wire().equals(version)
+                || hostMessage instanceof Request r && HostRequests.eraOf(r) == Era.MODERN) {
+            modern(hostMessage, request, response, callback);
+        } else if (version != null && ProtocolVersion.fromWire(version).isEmpty()) {
+            McpErrorException refused = HostRequests.unsupportedVersion(version);
+            Replies.error(response, callback, 400, idOf(hostMessage), refused.error());
+        } else {
+            Replies.error(response, callback, 400, idOf(hostMessage), JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                    "Bad Request: Mcp-Session-Id header is required (send initialize first), or send a "
+                            + "2026-07-28 request with its _meta"));
+        }
+    }
+
+    private void initialize(Request hostRequest, Response response, Callback callback) {
+        ProtocolVersion version = ServerIdentity.negotiate(Json.text(hostRequest.params(), "protocolVersion"));
+        LegacySession session = sessions.create(version);
+        JsonRpcMessage hostResult = requests.answer(hostRequest, Era.LEGACY, null, new Cancellation());
+        if (hostResult instanceof ErrorResponse) {
+            sessions.remove(session.id);
+            Replies.json(response, callback, 200, hostResult);
+            return;
+        }
+        Replies.json(response, callback, 200, hostResult, SESSION_HEADER, session.id);
+    }
+
+    private void legacy(LegacySession session, JsonRpcMessage hostMessage, String version,
+                        org.eclipse.jetty.server.Request request, Response response, Callback callback) {
+        if (version != null && ProtocolVersion.fromWire(version).filter(v -> v.era() == Era.LEGACY).isEmpty()) {
+            Replies.error(response, callback, 400, idOf(hostMessage), JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                    "Bad Request: unsupported MCP-Protocol-Version " + version + " for this session (" + session.version + ")"));
+            return;
+        }
+        switch (hostMessage) {
+            case Notification notification -> {
+                if (Methods.INITIALIZED.equals(notification.method())) {
+                    session.initialized = true;
+                } else if (Methods.CANCELLED.equals(notification.method())) {
+                    RequestId id = RequestId.fromJson(notification.params() == null ? null : notification.params().get("requestId"));
+                    Cancellation cancellation = id == null ? null : session.inFlight.get(id);
+                    if (cancellation != null) {
+                        cancellation.cancel(Json.text(notification.params(), "reason"));
+                    }
+                }
+                Replies.accepted(response, callback);
+            }
+            case Request hostRequest when Router.ROUTED.contains(hostRequest.method()) ->
+                    streamCall(hostRequest, Era.LEGACY, session.inFlight, response, callback);
+            case Request hostRequest ->
+                    Replies.json(response, callback, 200, requests.answer(hostRequest, Era.LEGACY, null, new Cancellation()));
+            default -> Replies.accepted(response, callback);
+        }
+    }
+
+    private void modern(JsonRpcMessage hostMessage, org.eclipse.jetty.server.Request request, Response response,
+                        Callback callback) throws InterruptedException {
+        if (!(hostMessage instanceof Request hostRequest)) {
+            Replies.accepted(response, callback);
+            return;
+        }
+        try {
+            ModernHeaders.validate(hostRequest, request.getHeaders());
+        } catch (McpErrorException e) {
+            Replies.error(response, callback, 400, hostRequest.id(), e.error());
+            return;
+        }
+        if (Methods.SUBSCRIPTIONS_LISTEN.equals(hostRequest.method())) {
+            listen(hostRequest, response, callback);
+        } else if (Router.ROUTED.contains(hostRequest.method())) {
+            streamCall(hostRequest, Era.MODERN, null, response, callback);
+        } else {
+            JsonRpcMessage hostResult = requests.answer(hostRequest, Era.MODERN, null, new Cancellation());
+            int status = 200;
+            if (hostResult instanceof ErrorResponse error) {
+                status = switch (error.error().code()) {
+                    case ErrorCodes.METHOD_NOT_FOUND -> 404;
+                    case ErrorCodes.HEADER_MISMATCH, ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION -> 400;
+                    default -> 200;
+                };
+            }
+            Replies.json(response, callback, status, hostResult);
+        }
+    }
+
+    /** A routed call answered on its own SSE stream: progress first, then the one answer. */
+    private void streamCall(Request hostRequest, Era era, Map<RequestId, Cancellation> inFlight,
+                            Response response, Callback callback) {
+        Cancellation cancellation = new Cancellation();
+        if (inFlight != null) {
+            inFlight.put(hostRequest.id(), cancellation);
+        }
+        SseStream stream = SseStream.open(response, keepAlive, () -> cancellation.cancel("host disconnected"));
+        try {
+            JsonRpcMessage hostResult = requests.answer(hostRequest, era,
+                    hostProgress -> stream.send(new Notification(Methods.PROGRESS, hostProgress)), cancellation);
+            // a call the host cancelled gets no response (MCP cancellation rules)
+            if (!cancellation.isCancelled()) {
+                stream.send(hostResult);
+            }
+        } finally {
+            if (inFlight != null) {
+                inFlight.remove(hostRequest.id());
+            }
+        }
+        end(stream, callback);
+    }
+
+    /** A modern host's {@code subscriptions/listen}: acknowledged, then list changes until it hangs up. */
+    private void listen(Request hostRequest, Response response, Callback callback) throws InterruptedException {
+        var asked = Json.objectAt(hostRequest.params(), "notifications");
+        var agreed = Json.object();
+        for (String flag : new String[] {"toolsListChanged", "promptsListChanged", "resourcesListChanged"}) {
+            if (asked != null && asked.path(flag).asBoolean(false)) {
+                agreed.put(flag, true);
+            }
+        }
+        SseStream stream = SseStream.open(response, keepAlive, () -> { });
+        ModernListeners.Listener listener = new ModernListeners.Listener(hostRequest.id(), agreed, stream);
+        var ack = Json.object();
+        ack.putObject("_meta").set("io.modelcontextprotocol/subscriptionId", hostRequest.id().toJson());
+        ack.set("notifications", agreed);
+        listeners.add(listener);
+        stream.send(new Notification("notifications/subscriptions/acknowledged", ack));
+        try {
+            stream.awaitEnd();
+        } finally {
+            listeners.remove(listener);
+        }
+        end(stream, callback);
+    }
+
+    void get(org.eclipse.jetty.server.Request request, Response response, Callback callback) throws InterruptedException {
+        String sessionId = request.getHeaders().get(SESSION_HEADER);
+        if (sessionId == null) {
+            Replies.text(response, callback, 405, "text/plain", "GET needs an Mcp-Session-Id (legacy listen stream)\n", "Allow", "POST");
+            return;
+        }
+        LegacySession session = sessions.get(sessionId);
+        if (session == null) {
+            Replies.error(response, callback, 404, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Session not found: " + sessionId));
+            return;
+        }
+        SseStream stream = SseStream.open(response, keepAlive, () -> { });
+        SseStream previous = session.listen;
+        session.listen = stream;
+        if (previous != null) {
+            previous.finish();
+        }
+        try {
+            stream.awaitEnd();
+        } finally {
+            if (session.listen == stream) {
+                session.listen = null;
+            }
+        }
+        end(stream, callback);
+    }
+
+    void delete(org.eclipse.jetty.server.Request request, Response response, Callback callback) {
+        String sessionId = request.getHeaders().get(SESSION_HEADER);
+        if (sessionId == null) {
+            Replies.text(response, callback, 405, "text/plain", "DELETE needs an Mcp-Session-Id\n", "Allow", "POST");
+            return;
+        }
+        LegacySession session = sessions.remove(sessionId);
+        if (session == null) {
+            Replies.error(response, callback, 404, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Session not found: " + sessionId));
+            return;
+        }
+        session.end();
+        response.setStatus(200);
+        callback.succeeded();
+    }
+
+    private static void end(SseStream stream, Callback callback) {
+        stream.finish();
+        if (stream.isBroken()) {
+            callback.failed(new IOException("host went away"));
+        } else {
+            callback.succeeded();
+        }
+    }
+
+    private static RequestId idOf(JsonRpcMessage message) {
+        return message instanceof Request request ? request.id() : null;
+    }
+}

@@ -1,0 +1,27 @@
+package dev.mcpx.front.http;
+
+import dev.mcpx.protocol.RequestId;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The open {@code subscriptions/listen} streams of modern hosts, each with the filter it agreed. */
+final class ModernListeners {
+
+    record Listener(RequestId id, ObjectNode agreed, SseStream stream) {
+    }
+
+    private final Set<Listener> listeners = new CopyOnWriteArraySet<>();
+
+    void add(Listener listener) {
+        listeners.add(listener);
+    }
+
+    void remove(Listener listener) {
+        listeners.remove(listener);
+    }
+
+    Set<Listener> all() {
+        return listeners;
+    }
+}

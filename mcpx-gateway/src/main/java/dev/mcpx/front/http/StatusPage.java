@@ -1,0 +1,50 @@
+package dev.mcpx.front.http;
+
+import dev.mcpx.pool.Pool;
+import dev.mcpx.pool.UpstreamStatus;
+import dev.mcpx.protocol.Json;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code GET /status}: one entry per upstream with its state and counters. */
+final class StatusPage {
+
+    private final Pool pool;
+
+    StatusPage(Pool pool) {
+        this.pool = pool;
+    }
+
+    void get(Response response, Callback callback) {
+        Replies.text(response, callback, 200, "application/json", Json.write(render()));
+    }
+
+    ObjectNode render() {
+        ObjectNode page = Json.object();
+        ArrayNode upstreams = page.putArray("upstreams");
+        for (UpstreamStatus status : pool.status()) {
+            ObjectNode entry = upstreams.addObject();
+            entry.put("name", status.name());
+            entry.put("transport", status.transport());
+            entry.put("era", status.era());
+            entry.put("protocolVersion", status.protocolVersion());
+            entry.put("state", status.state());
+            if (status.pid() != null) {
+                entry.put("pid", status.pid());
+            } else {
+                entry.putNull("pid");
+            }
+            entry.put("requests", status.requests());
+            entry.put("reinitializations", status.reinitializations());
+            entry.put("reissues", status.reissues());
+            entry.put("restarts", status.restarts());
+            entry.put("errors", status.errors());
+            if (status.reason() != null) {
+                entry.put("reason", status.reason());
+            }
+        }
+        return page;
+    }
+}

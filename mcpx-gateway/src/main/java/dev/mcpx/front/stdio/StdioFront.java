@@ -1,0 +1,170 @@
+package dev.mcpx.front.stdio;
+
+import dev.mcpx.client.Cancellation;
+import dev.mcpx.front.HostRequests;
+import dev.mcpx.front.ListChanges;
+import dev.mcpx.front.SubscriptionFlags;
+import dev.mcpx.protocol.Era;
+import dev.mcpx.protocol.ErrorCodes;
+import dev.mcpx.protocol.Json;
+import dev.mcpx.protocol.JsonRpcCodec;
+import dev.mcpx.protocol.JsonRpcError;
+import dev.mcpx.protocol.JsonRpcMessage;
+import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
+import dev.mcpx.protocol.JsonRpcMessage.Notification;
+import dev.mcpx.protocol.JsonRpcMessage.Request;
+import dev.mcpx.protocol.MalformedMessageException;
+import dev.mcpx.protocol.MetaKeys;
+import dev.mcpx.protocol.Methods;
+import dev.mcpx.protocol.RequestId;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Serves one host over stdin/stdout, newline-delimited JSON: stdout carries nothing but MCP.
+ * Each request runs on its own virtual thread; {@code notifications/cancelled} cancels it; the
+ * host closing stdin cancels everything still running.
+ */
+public final class StdioFront {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StdioFront.class);
+
+    private final HostRequests requests;
+    private final ListChanges changes;
+    private final InputStream in;
+    private final PrintStream out;
+    private final JsonRpcCodec codec = new JsonRpcCodec();
+    private final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
+    private final Map<RequestId, ObjectNode> subscriptions = new ConcurrentHashMap<>();
+    private volatile boolean legacyInitialized;
+
+    public StdioFront(HostRequests requests, ListChanges changes, InputStream in, OutputStream out) {
+        this.requests = requests;
+        this.changes = changes;
+        this.in = in;
+        this.out = new PrintStream(out, false, StandardCharsets.UTF_8);
+    }
+
+    /** Serves until the host closes stdin. */
+    public void run() throws IOException {
+        Runnable unsubscribe = changes.subscribe(this::listsChanged);
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                if (!line.isBlank()) {
+                    receive(line);
+                }
+            }
+        } finally {
+            unsubscribe.run();
+            inFlight.values().forEach(cancellation -> cancellation.cancel("host disconnected"));
+            LOG.info("host closed stdin; {} calls cancelled", inFlight.size());
+        }
+    }
+
+    private void receive(String line) {
+        JsonRpcMessage hostMessage;
+        try {
+            hostMessage = codec.decode(line);
+        } catch (MalformedMessageException e) {
+            send(new ErrorResponse(e.id(), JsonRpcError.of(e.id() == null ? ErrorCodes.PARSE_ERROR
+                    : ErrorCodes.INVALID_REQUEST, e.getMessage())));
+            return;
+        }
+        switch (hostMessage) {
+            case Request hostRequest when Methods.SUBSCRIPTIONS_LISTEN.equals(hostRequest.method()) -> listen(hostRequest);
+            case Request hostRequest -> dispatch(hostRequest);
+            case Notification notification -> notified(notification);
+            default -> LOG.debug("ignored a response from the host: mcpx sends it no requests");
+        }
+    }
+
+    private void dispatch(Request hostRequest) {
+        Cancellation cancellation = new Cancellation();
+        if (inFlight.putIfAbsent(hostRequest.id(), cancellation) != null) {
+            send(new ErrorResponse(hostRequest.id(), JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                    "request id " + hostRequest.id() + " is already in use")));
+            return;
+        }
+        Era era = HostRequests.eraOf(hostRequest);
+        Thread.ofVirtual().name("mcpx-host-" + hostRequest.method()).start(() -> {
+            try {
+                JsonRpcMessage hostResult = requests.answer(hostRequest, era,
+                        hostProgress -> send(new Notification(Methods.PROGRESS, hostProgress)), cancellation);
+                // a request the host cancelled gets no response (MCP cancellation rules)
+                if (!cancellation.isCancelled()) {
+                    send(hostResult);
+                }
+            } finally {
+                inFlight.remove(hostRequest.id());
+            }
+        });
+    }
+
+    private void notified(Notification notification) {
+        switch (notification.method()) {
+            case Methods.INITIALIZED -> legacyInitialized = true;
+            case Methods.CANCELLED -> {
+                RequestId id = RequestId.fromJson(notification.params() == null ? null : notification.params().get("requestId"));
+                Cancellation cancellation = id == null ? null : inFlight.get(id);
+                if (cancellation != null) {
+                    cancellation.cancel(Json.text(notification.params(), "reason"));
+                }
+                if (id != null) {
+                    subscriptions.remove(id);
+                }
+            }
+            default -> LOG.debug("ignored host notification {}", notification.method());
+        }
+    }
+
+    /** A modern host's {@code subscriptions/listen}: acknowledged now, answered never (it ends by cancel). */
+    private void listen(Request hostRequest) {
+        ObjectNode asked = Json.objectAt(hostRequest.params(), "notifications");
+        ObjectNode agreed = Json.object();
+        for (String flag : new String[] {"toolsListChanged", "promptsListChanged", "resourcesListChanged"}) {
+            if (asked != null && asked.path(flag).asBoolean(false)) {
+                agreed.put(flag, true);
+            }
+        }
+        subscriptions.put(hostRequest.id(), agreed);
+        ObjectNode ack = Json.object();
+        ack.putObject(MetaKeys.META).set(MetaKeys.SUBSCRIPTION_ID, hostRequest.id().toJson());
+        ack.set("notifications", agreed);
+        send(new Notification("notifications/subscriptions/acknowledged", ack));
+    }
+
+    private void listsChanged(Set<String> methods) {
+        for (String method : methods) {
+            if (legacyInitialized) {
+                send(new Notification(method, null));
+            }
+            subscriptions.forEach((id, agreed) -> {
+                if (agreed.path(SubscriptionFlags.of(method)).asBoolean(false)) {
+                    ObjectNode params = Json.object();
+                    params.putObject(MetaKeys.META).set(MetaKeys.SUBSCRIPTION_ID, id.toJson());
+                    send(new Notification(method, params));
+                }
+            });
+        }
+    }
+
+    private void send(JsonRpcMessage message) {
+        String line = codec.encode(message);
+        synchronized (out) {
+            out.print(line);
+            out.print('\n');
+            out.flush();
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.mcpx.gateway;
+
+import dev.mcpx.catalogue.Catalogue;
+import dev.mcpx.config.ConfigLoader;
+import dev.mcpx.config.ConfigWatcher;
+import dev.mcpx.config.GatewayConfig;
+import dev.mcpx.front.HostRequests;
+import dev.mcpx.front.ListChanges;
+import dev.mcpx.front.ServerIdentity;
+import dev.mcpx.pool.Backoff;
+import dev.mcpx.pool.ClientFactory;
+import dev.mcpx.pool.Pool;
+import dev.mcpx.pool.UpstreamStatus;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway's layers wired together, without a front: catalogue, pool, the host request
+ * answerer and, when the config came from a file, the watcher that applies edits live.
+ */
+public final class Gateway implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+
+    private final Catalogue catalogue = new Catalogue();
+    private final Pool pool;
+    private final ListChanges changes;
+    private final HostRequests requests;
+    private final ConfigWatcher watcher;
+    private volatile GatewayConfig config;
+
+    private Gateway(GatewayConfig config, Settings settings, Map<String, String> environment) {
+        this.config = config;
+        this.pool = new Pool(catalogue, settings.clients(), settings.backoff());
+        this.changes = new ListChanges(catalogue, settings.debounce());
+        this.requests = new HostRequests(catalogue, pool, settings.identity(), settings.startWait(), settings.pageSize());
+        this.watcher = config.source()
+                .map(file -> new ConfigWatcher(file, new ConfigLoader(environment), this::reload))
+                .orElse(null);
+    }
+
+    /** Starts every upstream (concurrently, without waiting for them) and watches the config file. */
+    public static Gateway start(GatewayConfig config, Settings settings, Map<String, String> environment) {
+        Gateway gateway = new Gateway(config, settings, environment);
+        gateway.pool.apply(config);
+        if (gateway.watcher != null) {
+            gateway.watcher.start();
+        }
+        return gateway;
+    }
+
+    /** Applies a changed config: added upstreams start, removed stop, changed restart. */
+    public void reload(GatewayConfig next) {
+        LOG.info("config changed: {} upstreams", next.upstreams().size());
+        config = next;
+        pool.apply(next);
+    }
+
+    public GatewayConfig config() {
+        return config;
+    }
+
+    public HostRequests hostRequests() {
+        return requests;
+    }
+
+    public ListChanges listChanges() {
+        return changes;
+    }
+
+    public Catalogue catalogue() {
+        return catalogue;
+    }
+
+    public Pool pool() {
+        return pool;
+    }
+
+    public List<UpstreamStatus> status() {
+        return pool.status();
+    }
+
+    /** Stops watching, stops every upstream and reaps their processes. */
+    @Override
+    public void close() {
+        if (watcher != null) {
+            watcher.close();
+        }
+        pool.close();
+    }
+
+    /** The knobs tests turn; {@link #defaults} for production. */
+    public record Settings(ClientFactory clients, Backoff backoff, Duration startWait, int pageSize,
+                           Duration debounce, ServerIdentity identity) {
+
+        public static Settings defaults(String version) {
+            return new Settings(ClientFactory.standard(version), Backoff.DEFAULT, Duration.ofSeconds(5), 200,
+                    Duration.ofMillis(100), new ServerIdentity("mcpx", version));
+        }
+
+        public Settings withBackoff(Backoff value) {
+            return new Settings(clients, value, startWait, pageSize, debounce, identity);
+        }
+
+        public Settings withPageSize(int value) {
+            return new Settings(clients, backoff, startWait, value, debounce, identity);
+        }
+
+        public Settings withStartWait(Duration value) {
+            return new Settings(clients, backoff, value, pageSize, debounce, identity);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package dev.mcpx.pool;
+
+import dev.mcpx.catalogue.Catalogue;
+import dev.mcpx.config.GatewayConfig;
+import dev.mcpx.config.UpstreamConfig;
+import dev.mcpx.protocol.UpstreamUnavailableException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One {@link Upstream} per enabled config entry, all started at once so a slow or broken one
+ * delays no other. {@link #apply} swaps in a changed config: added entries start, removed ones
+ * stop, changed ones restart, untouched ones keep running.
+ */
+public final class Pool implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Pool.class);
+
+    private final Catalogue catalogue;
+    private final ClientFactory clients;
+    private final Backoff backoff;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("mcpx-pool-timer").factory());
+    private final Map<String, Upstream> upstreams = new LinkedHashMap<>();
+
+    public Pool(Catalogue catalogue, ClientFactory clients, Backoff backoff) {
+        this.catalogue = catalogue;
+        this.clients = clients;
+        this.backoff = backoff;
+    }
+
+    /** Starts every upstream of {@code config}, or reconciles the running set with it. */
+    public void apply(GatewayConfig config) {
+        List<Upstream> stopped = new ArrayList<>();
+        List<Upstream> started = new ArrayList<>();
+        synchronized (upstreams) {
+            Map<String, UpstreamConfig> wanted = new LinkedHashMap<>();
+            config.upstreams().forEach(upstream -> wanted.put(upstream.name(), upstream));
+            for (Upstream running : List.copyOf(upstreams.values())) {
+                UpstreamConfig next = wanted.get(running.name());
+                if (next == null || !next.equals(running.config())) {
+                    upstreams.remove(running.name());
+                    stopped.add(running);
+                }
+            }
+            Map<String, Upstream> reordered = new LinkedHashMap<>();
+            for (UpstreamConfig entry : wanted.values()) {
+                Upstream existing = upstreams.get(entry.name());
+                if (existing == null) {
+                    existing = new Upstream(entry, catalogue, clients, backoff, timer);
+                    started.add(existing);
+                }
+                reordered.put(entry.name(), existing);
+            }
+            upstreams.clear();
+            upstreams.putAll(reordered);
+        }
+        for (Upstream old : stopped) {
+            LOG.info("{}: {} by the config", old.name(), started.stream().anyMatch(u -> u.name().equals(old.name()))
+                    ? "changed" : "removed");
+            old.stop();
+            catalogue.remove(old.name());
+        }
+        for (Upstream fresh : started) {
+            catalogue.register(fresh.name(), fresh.config().prefix());
+            fresh.start();
+        }
+    }
+
+    public Optional<Upstream> upstream(String name) {
+        synchronized (upstreams) {
+            return Optional.ofNullable(upstreams.get(name));
+        }
+    }
+
+    /** The upstream {@code name}, or an error a host can read when there is none. */
+    public Upstream require(String name) {
+        return upstream(name).orElseThrow(() -> new UpstreamUnavailableException(
+                "upstream \"" + name + "\" is not configured (any more)"));
+    }
+
+    public List<Upstream> upstreams() {
+        synchronized (upstreams) {
+            return List.copyOf(upstreams.values());
+        }
+    }
+
+    public List<UpstreamStatus> status() {
+        return upstreams().stream().map(Upstream::status).toList();
+    }
+
+    /** Waits, at most {@code max}, until every upstream's first start attempt has ended. */
+    public void awaitFirstAttempts(Duration max) {
+        long deadline = System.nanoTime() + max.toNanos();
+        for (Upstream upstream : upstreams()) {
+            long left = deadline - System.nanoTime();
+            try {
+                if (left <= 0 || !upstream.awaitFirstAttempt(Duration.ofNanos(left))) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Stops every upstream and reaps their processes. */
+    @Override
+    public void close() {
+        List<Upstream> all;
+        synchronized (upstreams) {
+            all = List.copyOf(upstreams.values());
+            upstreams.clear();
+        }
+        List<Thread> stopping = all.stream().map(u -> Thread.ofVirtual().start(u::stop)).toList();
+        for (Thread thread : stopping) {
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        timer.shutdownNow();
+    }
+}

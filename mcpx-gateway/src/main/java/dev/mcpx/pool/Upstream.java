@@ -1,0 +1,394 @@
+package dev.mcpx.pool;
+
+import dev.mcpx.catalogue.Catalogue;
+import dev.mcpx.catalogue.ListKind;
+import dev.mcpx.client.ClientCounters;
+import dev.mcpx.client.ClientEvent;
+import dev.mcpx.client.McpClient;
+import dev.mcpx.client.RequestOptions;
+import dev.mcpx.config.UpstreamConfig;
+import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.RequestCancelledException;
+import dev.mcpx.protocol.ToolDescriptor;
+import dev.mcpx.protocol.UpstreamUnavailableException;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One configured upstream and its life: its client, start with backoff retries, restart after
+ * its connection dies, its counters, and its part of the catalogue. A call that arrives while
+ * it starts or restarts waits for it within the call's timeout instead of failing.
+ */
+public final class Upstream {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Upstream.class);
+    private static final Duration CANCEL_POLL = Duration.ofMillis(100);
+
+    private final UpstreamConfig config;
+    private final Catalogue catalogue;
+    private final ClientFactory clients;
+    private final Backoff backoff;
+    private final ScheduledExecutorService timer;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final ReentrantLock refreshing = new ReentrantLock();
+    private final CountDownLatch firstAttempt = new CountDownLatch(1);
+    private final AtomicLong restarts = new AtomicLong();
+    private final AtomicLong rejected = new AtomicLong();
+
+    private McpClient client;
+    private UpstreamState state;
+    private String reason;
+    private long attempt;
+    private int failures;
+    private long upSinceNanos;
+    private ScheduledFuture<?> nextAttempt;
+    private ClientCounters.Snapshot retired = new ClientCounters.Snapshot(0, 0, 0, 0);
+    private String era;
+    private String protocolVersion;
+    private Long lastPid;
+
+    Upstream(UpstreamConfig config, Catalogue catalogue, ClientFactory clients, Backoff backoff,
+             ScheduledExecutorService timer) {
+        this.config = config;
+        this.catalogue = catalogue;
+        this.clients = clients;
+        this.backoff = backoff;
+        this.timer = timer;
+        this.state = config.enabled() ? UpstreamState.STARTING : UpstreamState.DISABLED;
+    }
+
+    public String name() {
+        return config.name();
+    }
+
+    public UpstreamConfig config() {
+        return config;
+    }
+
+    void start() {
+        if (!config.enabled()) {
+            firstAttempt.countDown();
+            return;
+        }
+        long id;
+        lock.lock();
+        try {
+            id = ++attempt;
+        } finally {
+            lock.unlock();
+        }
+        Thread.ofVirtual().name("mcpx-start-" + name()).start(() -> connect(id));
+    }
+
+    /** Waits until the first start attempt has ended either way (for the first host list). */
+    boolean awaitFirstAttempt(Duration max) throws InterruptedException {
+        return firstAttempt.await(max.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void connect(long id) {
+        McpClient candidate = clients.create(config, event -> onEvent(id, event));
+        try {
+            connectWithin(candidate, config.startTimeout());
+        } catch (RuntimeException e) {
+            ChildProcesses.close(candidate);
+            failed(id, e);
+            return;
+        }
+        lock.lock();
+        try {
+            if (id != attempt || state == UpstreamState.STOPPED) {
+                ChildProcesses.close(candidate);
+                return;
+            }
+            client = candidate;
+            state = UpstreamState.UP;
+            reason = null;
+            upSinceNanos = System.nanoTime();
+            era = candidate.server().era().name().toLowerCase(java.util.Locale.ROOT);
+            protocolVersion = candidate.server().protocolVersion().wire();
+            lastPid = candidate.pid().orElse(null);
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        LOG.info("{}: up ({} {}, {})", name(), era, protocolVersion, candidate.server().name());
+        refresh(candidate, EnumSet.allOf(ListKind.class));
+        firstAttempt.countDown();
+    }
+
+    private static void connectWithin(McpClient candidate, Duration limit) {
+        var connecting = new java.util.concurrent.CompletableFuture<Void>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                candidate.connect();
+                connecting.complete(null);
+            } catch (Throwable e) {
+                connecting.completeExceptionally(e);
+            }
+        });
+        try {
+            connecting.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new UpstreamUnavailableException("did not finish connecting within " + limit.toMillis() + " ms");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException runtime ? runtime
+                    : new UpstreamUnavailableException(String.valueOf(e.getCause()), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UpstreamUnavailableException("interrupted while connecting");
+        }
+    }
+
+    private void failed(long id, RuntimeException cause) {
+        Duration delay;
+        lock.lock();
+        try {
+            if (id != attempt || state == UpstreamState.STOPPED) {
+                return;
+            }
+            failures++;
+            state = UpstreamState.FAILED;
+            reason = describe(cause);
+            delay = backoff.delay(failures);
+            scheduleAttempt(delay);
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        LOG.warn("{}: failed to start ({}); retrying in {} ms", name(), reason, delay.toMillis());
+        catalogue.clear(name());
+        firstAttempt.countDown();
+    }
+
+    private void onEvent(long id, ClientEvent event) {
+        switch (event) {
+            case ClientEvent.ListChanged listChanged -> refreshLater(id, switch (listChanged.kind()) {
+                case TOOLS -> EnumSet.of(ListKind.TOOLS);
+                case PROMPTS -> EnumSet.of(ListKind.PROMPTS);
+                case RESOURCES -> EnumSet.of(ListKind.RESOURCES, ListKind.RESOURCE_TEMPLATES);
+            });
+            case ClientEvent.Reinitialized reinitialized -> refreshLater(id, EnumSet.allOf(ListKind.class));
+            case ClientEvent.Closed closed -> connectionDied(id, closed.cause());
+            case ClientEvent.Log log -> LOG.debug("{}: {}", name(), log.params());
+            case ClientEvent.ResourceUpdated updated -> LOG.debug("{}: resource updated {}", name(), updated.params());
+        }
+    }
+
+    private void refreshLater(long id, Set<ListKind> kinds) {
+        Thread.ofVirtual().name("mcpx-refresh-" + name()).start(() -> {
+            McpClient current = currentClient(id);
+            if (current != null) {
+                refresh(current, kinds);
+            }
+        });
+    }
+
+    private McpClient currentClient(long id) {
+        lock.lock();
+        try {
+            return id == attempt && state == UpstreamState.UP ? client : null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Re-reads some lists into the catalogue; one refresh at a time so an old list never wins. */
+    private void refresh(McpClient source, Set<ListKind> kinds) {
+        refreshing.lock();
+        try {
+            ObjectNode capabilities = source.server().capabilities();
+            for (ListKind kind : kinds) {
+                if (capabilities == null || !capabilities.has(kind.capability())) {
+                    catalogue.replace(name(), kind, List.of());
+                    continue;
+                }
+                try {
+                    catalogue.replace(name(), kind, switch (kind) {
+                        case TOOLS -> source.listTools().stream().map(ToolDescriptor::raw).toList();
+                        case PROMPTS -> source.listPrompts();
+                        case RESOURCES -> source.listResources();
+                        case RESOURCE_TEMPLATES -> source.listResourceTemplates();
+                    });
+                } catch (McpException e) {
+                    LOG.warn("{}: {} failed: {}", name(), kind.method(), e.getMessage());
+                }
+            }
+        } finally {
+            refreshing.unlock();
+        }
+    }
+
+    /** The connection died (a stdio child exited): calls in flight already failed; restart. */
+    private void connectionDied(long id, McpException cause) {
+        McpClient dead;
+        Duration delay;
+        lock.lock();
+        try {
+            if (id != attempt || state != UpstreamState.UP) {
+                return;
+            }
+            dead = client;
+            retire(dead);
+            client = null;
+            boolean stableRun = System.nanoTime() - upSinceNanos >= backoff.stableAfter().toNanos();
+            failures = stableRun ? 1 : failures + 1;
+            delay = backoff.delay(failures);
+            state = UpstreamState.RESTARTING;
+            reason = describe(cause);
+            restarts.incrementAndGet();
+            scheduleAttempt(delay);
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        LOG.warn("{}: connection lost ({}); restarting in {} ms", name(), reason, delay.toMillis());
+        if (dead != null) {
+            Thread.ofVirtual().start(() -> ChildProcesses.close(dead));
+        }
+    }
+
+    private void scheduleAttempt(Duration delay) {
+        long id = ++attempt;
+        nextAttempt = timer.schedule(() -> {
+            Thread.ofVirtual().name("mcpx-start-" + name()).start(() -> connect(id));
+        }, delay.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void retire(McpClient old) {
+        if (old != null) {
+            ClientCounters.Snapshot s = old.counters().snapshot();
+            retired = new ClientCounters.Snapshot(retired.requests() + s.requests(),
+                    retired.reinitializations() + s.reinitializations(), retired.reissues() + s.reissues(),
+                    retired.errors() + s.errors());
+        }
+    }
+
+    /**
+     * Sends a request through this upstream's client, waiting (within the request's timeout)
+     * while it starts or restarts.
+     *
+     * @throws McpException the client's typed failure, or {@link UpstreamUnavailableException}
+     *                      naming this upstream when it is down
+     */
+    public JsonNode request(String method, ObjectNode params, RequestOptions options) {
+        Duration timeout = options.timeout() != null ? options.timeout() : config.requestTimeout();
+        McpClient ready = awaitUp(System.nanoTime() + timeout.toNanos(), options);
+        return ready.request(method, params, options);
+    }
+
+    private McpClient awaitUp(long deadlineNanos, RequestOptions options) {
+        lock.lock();
+        try {
+            while (true) {
+                switch (state) {
+                    case UP -> {
+                        return client;
+                    }
+                    case STARTING, RESTARTING -> {
+                        if (options.cancellation() != null && options.cancellation().isCancelled()) {
+                            throw new RequestCancelledException(options.cancellation().reason());
+                        }
+                        long left = deadlineNanos - System.nanoTime();
+                        if (left <= 0) {
+                            throw unavailable("is still " + state.label()
+                                    + (reason == null ? "" : " (" + reason + ")"));
+                        }
+                        try {
+                            changed.awaitNanos(Math.min(left, CANCEL_POLL.toNanos()));
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            throw new RequestCancelledException("interrupted");
+                        }
+                    }
+                    case FAILED -> throw unavailable("failed to start: " + reason);
+                    case DISABLED -> throw unavailable("is disabled in the config");
+                    case STOPPED -> throw unavailable("is stopped");
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private UpstreamUnavailableException unavailable(String why) {
+        rejected.incrementAndGet();
+        return new UpstreamUnavailableException("upstream \"" + name() + "\" " + why);
+    }
+
+    /** Stops the client and reaps its process tree; the upstream answers "stopped" from now on. */
+    void stop() {
+        McpClient last;
+        lock.lock();
+        try {
+            state = UpstreamState.STOPPED;
+            attempt++;
+            if (nextAttempt != null) {
+                nextAttempt.cancel(false);
+            }
+            last = client;
+            retire(last);
+            client = null;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        firstAttempt.countDown();
+        if (last != null) {
+            ChildProcesses.close(last);
+        }
+    }
+
+    public UpstreamStatus status() {
+        lock.lock();
+        try {
+            ClientCounters.Snapshot live = client == null ? new ClientCounters.Snapshot(0, 0, 0, 0)
+                    : client.counters().snapshot();
+            Long pid = client != null ? client.pid().orElse(null) : null;
+            return new UpstreamStatus(name(), config.transport(), era, protocolVersion, state.label(),
+                    pid, retired.requests() + live.requests(),
+                    retired.reinitializations() + live.reinitializations(), retired.reissues() + live.reissues(),
+                    restarts.get(), retired.errors() + live.errors() + rejected.get(), reason);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public UpstreamState state() {
+        lock.lock();
+        try {
+            return state;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The OS process id of the stdio child last started, for tests and {@code /status}. */
+    public Long lastPid() {
+        lock.lock();
+        try {
+            return lastPid;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static String describe(Throwable e) {
+        String message = e.getMessage();
+        return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
+    }
+}

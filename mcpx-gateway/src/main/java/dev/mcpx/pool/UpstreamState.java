@@ -1,0 +1,21 @@
+package dev.mcpx.pool;
+
+/** Where one upstream is in its life, as {@code /status} shows it. */
+public enum UpstreamState {
+    /** First connection under way. */
+    STARTING,
+    /** Connected; calls go through. */
+    UP,
+    /** The child exited or the connection died; a new one is coming after a backoff. */
+    RESTARTING,
+    /** Could not start; retried with backoff, its tools absent meanwhile. */
+    FAILED,
+    /** In the config with {@code enabled: false}. */
+    DISABLED,
+    /** Shut down (gateway stopping, or removed from the config). */
+    STOPPED;
+
+    public String label() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,143 @@
+package dev.mcpx.router;
+
+import dev.mcpx.catalogue.Catalogue;
+import dev.mcpx.catalogue.Route;
+import dev.mcpx.client.RequestOptions;
+import dev.mcpx.pool.Pool;
+import dev.mcpx.protocol.ErrorCodes;
+import dev.mcpx.protocol.Json;
+import dev.mcpx.protocol.JsonRpcError;
+import dev.mcpx.protocol.McpErrorException;
+import dev.mcpx.protocol.MetaKeys;
+import dev.mcpx.protocol.Methods;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Maps a host request to (upstream, original name) and sends it through that upstream's client,
+ * so both recoveries apply. Params and results pass through as trees: only the name (or the
+ * completion ref) is rewritten, and the host's protocol {@code _meta} is replaced by the client's.
+ */
+public final class Router {
+
+    /** The methods the router forwards; everything else the front answers itself. */
+    public static final Set<String> ROUTED = Set.of(Methods.TOOLS_CALL, Methods.PROMPTS_GET, Methods.RESOURCES_READ,
+            Methods.RESOURCES_SUBSCRIBE, Methods.RESOURCES_UNSUBSCRIBE, Methods.COMPLETION_COMPLETE);
+
+    private final Catalogue catalogue;
+    private final Pool pool;
+    private final Duration startWait;
+
+    /** {@code startWait}: how long a name not (yet) in the catalogue waits for upstreams still starting. */
+    public Router(Catalogue catalogue, Pool pool, Duration startWait) {
+        this.catalogue = catalogue;
+        this.pool = pool;
+        this.startWait = startWait;
+    }
+
+    /**
+     * The upstream's result for {@code call}, unchanged (an {@code isError} tool result included).
+     *
+     * @throws dev.mcpx.protocol.McpException what the host is answered with instead
+     */
+    public JsonNode route(HostCall call) {
+        ObjectNode hostRequest = call.params() == null ? Json.object() : call.params();
+        ObjectNode upstreamRequest = withoutHostMeta(hostRequest);
+        Route route = switch (call.method()) {
+            case Methods.TOOLS_CALL -> named(hostRequest, upstreamRequest, settled(catalogue::tool), "tool");
+            case Methods.PROMPTS_GET -> named(hostRequest, upstreamRequest, settled(catalogue::prompt), "prompt");
+            case Methods.RESOURCES_READ, Methods.RESOURCES_SUBSCRIBE, Methods.RESOURCES_UNSUBSCRIBE ->
+                    byUri(Json.text(hostRequest, "uri"));
+            case Methods.COMPLETION_COMPLETE -> completionRef(upstreamRequest);
+            default -> throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
+                    "Method not found: " + call.method()));
+        };
+        RequestOptions options = RequestOptions.defaults().withCancellation(call.cancellation());
+        JsonNode hostToken = progressToken(hostRequest);
+        if (hostToken != null && call.hostProgress() != null) {
+            options = options.withProgress(upstreamProgress -> {
+                ObjectNode hostProgress = upstreamProgress.deepCopy();
+                hostProgress.set(MetaKeys.PROGRESS_TOKEN, hostToken);
+                call.hostProgress().accept(hostProgress);
+            });
+        }
+        return pool.require(route.upstream()).request(call.method(), upstreamRequest, options);
+    }
+
+    private static Route named(ObjectNode hostRequest, ObjectNode upstreamRequest,
+                               Function<String, Optional<Route>> lookup, String what) {
+        String name = Json.text(hostRequest, "name");
+        if (name == null) {
+            throw invalidParams("params.name must be the " + what + "'s name");
+        }
+        Route route = lookup.apply(name).orElseThrow(() -> invalidParams("Unknown " + what + ": " + name));
+        upstreamRequest.put("name", route.upstreamName());
+        return route;
+    }
+
+    private Route byUri(String uri) {
+        if (uri == null) {
+            throw invalidParams("params.uri must be the resource's URI");
+        }
+        return settled(catalogue::resource).apply(uri).orElseThrow(() -> new McpErrorException(new JsonRpcError(
+                ErrorCodes.RESOURCE_NOT_FOUND_LEGACY, "Resource not found: " + uri, Json.object().put("uri", uri))));
+    }
+
+    /** {@code ref/prompt} routes by the prompt's exposed name (rewritten), {@code ref/resource} by URI. */
+    private Route completionRef(ObjectNode upstreamRequest) {
+        ObjectNode ref = Json.objectAt(upstreamRequest, "ref");
+        String type = Json.text(ref, "type");
+        if ("ref/prompt".equals(type)) {
+            String name = Json.text(ref, "name");
+            Route route = settled(catalogue::prompt).apply(name == null ? "" : name)
+                    .orElseThrow(() -> invalidParams("Unknown prompt: " + name));
+            ref.put("name", route.upstreamName());
+            return route;
+        }
+        if ("ref/resource".equals(type)) {
+            return byUri(Json.text(ref, "uri"));
+        }
+        throw invalidParams("params.ref.type must be ref/prompt or ref/resource");
+    }
+
+    /** A lookup that, on a miss, waits for upstreams still on their first start and looks again. */
+    private Function<String, Optional<Route>> settled(Function<String, Optional<Route>> lookup) {
+        return key -> {
+            Optional<Route> route = lookup.apply(key);
+            if (route.isPresent()) {
+                return route;
+            }
+            pool.awaitFirstAttempts(startWait);
+            return lookup.apply(key);
+        };
+    }
+
+    /** A copy without the host's progress token and protocol keys: the client sets its own. */
+    private static ObjectNode withoutHostMeta(ObjectNode hostRequest) {
+        ObjectNode copy = hostRequest.deepCopy();
+        ObjectNode meta = Json.objectAt(copy, MetaKeys.META);
+        if (meta != null) {
+            meta.remove(MetaKeys.PROGRESS_TOKEN);
+            meta.propertyNames().stream().filter(key -> key.startsWith("io.modelcontextprotocol/")).toList()
+                    .forEach(meta::remove);
+            if (meta.isEmpty()) {
+                copy.remove(MetaKeys.META);
+            }
+        }
+        return copy;
+    }
+
+    private static JsonNode progressToken(ObjectNode hostRequest) {
+        ObjectNode meta = Json.objectAt(hostRequest, MetaKeys.META);
+        JsonNode token = meta == null ? null : meta.get(MetaKeys.PROGRESS_TOKEN);
+        return token == null || token.isNull() ? null : token;
+    }
+
+    private static McpErrorException invalidParams(String message) {
+        return new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS, message));
+    }
+}
