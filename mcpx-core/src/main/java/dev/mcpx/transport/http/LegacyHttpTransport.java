@@ -241,7 +241,6 @@ final class LegacyHttpTransport implements Transport {
         }
     }
 
-    // ---- shared with the stream readers
 
     LegacyHttpOptions options() {
         return options;
