@@ -143,12 +143,44 @@ public final class McpClient implements AutoCloseable {
     private void startListening() {
         ObjectNode filter = listenForChanges && mirrorsParamHeaders(transport)
                 ? ListenLoop.filterFor(server.capabilities()) : null;
-        if (filter == null) {
-            return;
+        if (filter != null) {
+            listenLoop().start();
         }
-        listenLoop = new ListenLoop(name, filter, params -> exchange(Methods.SUBSCRIPTIONS_LISTEN, params,
-                RequestOptions.defaults().withTimeout(LISTEN_TIMEOUT), new Attempt(server.protocolVersion())));
-        listenLoop.start();
+    }
+
+    private synchronized ListenLoop listenLoop() {
+        if (listenLoop == null) {
+            ObjectNode filter = listenForChanges ? ListenLoop.filterFor(server.capabilities()) : null;
+            listenLoop = new ListenLoop(name, filter, (params, cancellation) -> exchange(Methods.SUBSCRIPTIONS_LISTEN, params,
+                    RequestOptions.defaults().withTimeout(LISTEN_TIMEOUT).withCancellation(cancellation),
+                    new Attempt(server.protocolVersion())));
+        }
+        return listenLoop;
+    }
+
+    /**
+     * Asks for {@code notifications/resources/updated} on {@code uri}, delivered as
+     * {@link ClientEvent.ResourceUpdated}: on a modern upstream through the kept-open
+     * {@code subscriptions/listen}, on a legacy one with {@code resources/subscribe}.
+     */
+    public void subscribeResource(String uri) {
+        requireConnected();
+        if (era() == Era.MODERN) {
+            ListenLoop loop = listenLoop();
+            loop.watch(uri);
+            loop.startIfStopped();
+        } else {
+            request(Methods.RESOURCES_SUBSCRIBE, Json.object().put("uri", uri));
+        }
+    }
+
+    public void unsubscribeResource(String uri) {
+        requireConnected();
+        if (era() == Era.MODERN) {
+            listenLoop().unwatch(uri);
+        } else {
+            request(Methods.RESOURCES_UNSUBSCRIBE, Json.object().put("uri", uri));
+        }
     }
 
     private void connectOn(Transport candidate) {
