@@ -892,7 +892,7 @@ public final class McpClient implements AutoCloseable {
         private ServerRequestHandler serverRequests = ServerRequestHandler.pingOnly();
         private Consumer<ClientEvent> events = event -> { };
         private Map<String, Reissue> reissue = Map.of();
-        private boolean listenForChanges = true;
+        private boolean listenForChanges;
         private ProtocolVersion protocolVersion;
         private int maxMessageChars = JsonRpcCodec.DEFAULT_MAX_CHARS;
 
@@ -947,7 +947,8 @@ public final class McpClient implements AutoCloseable {
 
         /**
          * Whether a modern HTTP client keeps a {@code subscriptions/listen} open for the list
-         * changes the upstream advertises (default true).
+         * changes the upstream advertises. Off by default: the gateway's pool keeps its own
+         * (ChangeSubscription), and two streams per upstream would only cost a connection.
          */
         public Builder listenForChanges(boolean value) {
             this.listenForChanges = value;

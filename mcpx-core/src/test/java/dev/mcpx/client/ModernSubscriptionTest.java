@@ -39,7 +39,7 @@ class ModernSubscriptionTest {
 
     private void connect() {
         client = McpClient.builder(new UpstreamEndpoint.Http(upstream.url(), Map.of(), UpstreamEndpoint.HttpKind.STREAMABLE))
-                .name("modern").events(events::add).build().connect();
+                .name("modern").listenForChanges(true).events(events::add).build().connect();
     }
 
     @Test
@@ -106,7 +106,7 @@ class ModernSubscriptionTest {
     @Test
     void watchingAResourceOpensAStreamEvenWithoutListChanges() {
         client = McpClient.builder(new UpstreamEndpoint.Http(upstream.url(), Map.of(), UpstreamEndpoint.HttpKind.STREAMABLE))
-                .name("modern").listenForChanges(false).events(events::add).build().connect();
+                .name("modern").events(events::add).build().connect();
         assertThat(upstream.listenRequests()).isZero();
 
         client.subscribeResource(README);
