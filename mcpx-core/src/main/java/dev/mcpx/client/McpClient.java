@@ -295,7 +295,8 @@ public final class McpClient implements AutoCloseable {
                 }
                 JsonNode supported = e.error().data() == null ? null : e.error().data().path("supported");
                 ProtocolVersion chosen = chooseModern(supported);
-                if (chosen != null && chosen != offer) {
+                // a server that rejects a version it lists as supported gets one retry with that version
+                if (chosen != null && (chosen != offer || attempt == 0)) {
                     offer = chosen;
                     continue;
                 }
@@ -456,7 +457,7 @@ public final class McpClient implements AutoCloseable {
         JsonNode data = e.error().data();
         ProtocolVersion chosen = chooseModern(data == null ? null : data.path("supported"));
         ServerDescription current = server;
-        if (chosen == null || chosen == current.protocolVersion() || pinnedVersion != null) {
+        if (chosen == null || pinnedVersion != null && chosen != pinnedVersion) {
             return false;
         }
         server = new ServerDescription(current.era(), chosen, current.serverInfo(), current.capabilities(), current.instructions());
