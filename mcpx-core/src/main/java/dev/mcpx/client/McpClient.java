@@ -143,12 +143,44 @@ public final class McpClient implements AutoCloseable {
     private void startListening() {
         ObjectNode filter = listenForChanges && mirrorsParamHeaders(transport)
                 ? ListenLoop.filterFor(server.capabilities()) : null;
-        if (filter == null) {
-            return;
+        if (filter != null) {
+            listenLoop().start();
         }
-        listenLoop = new ListenLoop(name, filter, params -> exchange(Methods.SUBSCRIPTIONS_LISTEN, params,
-                RequestOptions.defaults().withTimeout(LISTEN_TIMEOUT), new Attempt(server.protocolVersion())));
-        listenLoop.start();
+    }
+
+    private synchronized ListenLoop listenLoop() {
+        if (listenLoop == null) {
+            ObjectNode filter = listenForChanges ? ListenLoop.filterFor(server.capabilities()) : null;
+            listenLoop = new ListenLoop(name, filter, (params, cancellation) -> exchange(Methods.SUBSCRIPTIONS_LISTEN, params,
+                    RequestOptions.defaults().withTimeout(LISTEN_TIMEOUT).withCancellation(cancellation),
+                    new Attempt(server.protocolVersion())));
+        }
+        return listenLoop;
+    }
+
+    /**
+     * Asks for {@code notifications/resources/updated} on {@code uri}, delivered as
+     * {@link ClientEvent.ResourceUpdated}: on a modern upstream through the kept-open
+     * {@code subscriptions/listen}, on a legacy one with {@code resources/subscribe}.
+     */
+    public void subscribeResource(String uri) {
+        requireConnected();
+        if (era() == Era.MODERN) {
+            ListenLoop loop = listenLoop();
+            loop.watch(uri);
+            loop.startIfStopped();
+        } else {
+            request(Methods.RESOURCES_SUBSCRIBE, Json.object().put("uri", uri));
+        }
+    }
+
+    public void unsubscribeResource(String uri) {
+        requireConnected();
+        if (era() == Era.MODERN) {
+            listenLoop().unwatch(uri);
+        } else {
+            request(Methods.RESOURCES_UNSUBSCRIBE, Json.object().put("uri", uri));
+        }
     }
 
     private void connectOn(Transport candidate) {
@@ -861,7 +893,7 @@ public final class McpClient implements AutoCloseable {
         private ServerRequestHandler serverRequests = ServerRequestHandler.pingOnly();
         private Consumer<ClientEvent> events = event -> { };
         private Map<String, Reissue> reissue = Map.of();
-        private boolean listenForChanges = true;
+        private boolean listenForChanges;
         private ProtocolVersion protocolVersion;
         private int maxMessageChars = JsonRpcCodec.DEFAULT_MAX_CHARS;
 
@@ -916,7 +948,8 @@ public final class McpClient implements AutoCloseable {
 
         /**
          * Whether a modern HTTP client keeps a {@code subscriptions/listen} open for the list
-         * changes the upstream advertises (default true).
+         * changes the upstream advertises. Off by default: the gateway's pool keeps its own
+         * (ChangeSubscription), and two streams per upstream would only cost a connection.
          */
         public Builder listenForChanges(boolean value) {
             this.listenForChanges = value;
