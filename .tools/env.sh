@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced (bash): `. .tools/env.sh`. Exports where .tools/setup put the Node tools,
 # whether or not they are installed yet (.tools/setup checks they exist). A variable
 # already set in the environment wins, so a test run can point at another install.

@@ -37,10 +37,14 @@ class StdioClientTest {
     }
 
     private McpClient connect(String... flags) {
+        return connect(Duration.ofSeconds(2), flags);
+    }
+
+    private McpClient connect(Duration probeTimeout, String... flags) {
         List<String> command = StdioFakeServer.command(flags);
         UpstreamEndpoint.Stdio endpoint = new UpstreamEndpoint.Stdio(command.getFirst(),
                 command.subList(1, command.size()), Map.of(), null, false);
-        client = McpClient.builder(endpoint).name("fake").probeTimeout(Duration.ofSeconds(2))
+        client = McpClient.builder(endpoint).name("fake").probeTimeout(probeTimeout)
                 .requestTimeout(Duration.ofSeconds(10)).build().connect();
         return client;
     }
@@ -67,6 +71,15 @@ class StdioClientTest {
         assertThat(client.server().era()).isEqualTo(Era.MODERN);
         assertThat(client.server().protocolVersion()).isEqualTo(ProtocolVersion.V2026_07_28);
         assertThat(text(client.callTool("add", Json.object().put("a", 2).put("b", 3), RequestOptions.defaults()))).isEqualTo("5");
+    }
+
+    @Test
+    void aModernServerTooSlowForTheProbeIsStillFoundModernWhenItRefusesInitialize() {
+        connect(Duration.ofMillis(100), "--era", "modern", "--start-delay", "1500");
+
+        assertThat(client.server().era()).isEqualTo(Era.MODERN);
+        assertThat(text(client.callTool("echo", Json.object().put("text", "late"), RequestOptions.defaults()))).isEqualTo("Echo: late");
+        assertThat(client.pendingCount()).isZero();
     }
 
     @Test

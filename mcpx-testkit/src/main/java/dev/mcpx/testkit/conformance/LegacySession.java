@@ -17,7 +17,7 @@ import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** One 2025-11-25 session: what initialize negotiated, and the streams and requests in flight. */
+/** One 2025-11-25 session: the client's capabilities, its log level, and the streams and requests in flight. */
 final class LegacySession {
 
     private static final long CLIENT_ANSWER_TIMEOUT_MS = 30_000;
@@ -25,7 +25,6 @@ final class LegacySession {
     private static final long KEEP_ALIVE_MS = 10_000;
 
     private final String id = UUID.randomUUID().toString();
-    private final String protocolVersion;
     private final ObjectNode clientCapabilities;
     private final ChangeFeed changes;
     private final AtomicInteger counter = new AtomicInteger();
@@ -40,18 +39,13 @@ final class LegacySession {
     };
     private volatile LogLevel logLevel = LogLevel.DEBUG;
 
-    LegacySession(String protocolVersion, ObjectNode clientCapabilities, ChangeFeed changes) {
-        this.protocolVersion = protocolVersion;
+    LegacySession(ObjectNode clientCapabilities, ChangeFeed changes) {
         this.clientCapabilities = clientCapabilities;
         this.changes = changes;
     }
 
     String id() {
         return id;
-    }
-
-    String protocolVersion() {
-        return protocolVersion;
     }
 
     ObjectNode clientCapabilities() {

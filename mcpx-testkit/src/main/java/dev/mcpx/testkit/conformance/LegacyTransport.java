@@ -32,7 +32,7 @@ final class LegacyTransport {
         JsonNode params = message.path("params");
         String requested = Json.string(params, "protocolVersion");
         String version = isLegacyVersion(requested) ? requested : VERSIONS.getFirst();
-        LegacySession session = new LegacySession(version, Json.objectOrEmpty(params.get("capabilities")), catalog.changes());
+        LegacySession session = new LegacySession(Json.objectOrEmpty(params.get("capabilities")), catalog.changes());
         sessions.put(session.id(), session);
         ObjectNode result = Json.object().put("protocolVersion", version);
         result.set("capabilities", capabilities());
@@ -52,11 +52,17 @@ final class LegacyTransport {
         return capabilities;
     }
 
-    /** A POST carrying Mcp-Session-Id. */
-    void post(String sessionId, JsonNode message, Response response) throws InterruptedException {
+    /** A POST carrying Mcp-Session-Id; versionHeader is MCP-Protocol-Version, which may be absent. */
+    void post(String sessionId, String versionHeader, JsonNode message, Response response)
+            throws InterruptedException {
         LegacySession session = sessions.get(sessionId);
         if (session == null) {
             sessionNotFound(response);
+            return;
+        }
+        if (versionHeader != null && !isLegacyVersion(versionHeader)) {
+            Exchange.writeJson(response, 400, Json.error(message.get("id"), RpcError.of(RpcError.INVALID_REQUEST,
+                    "Unsupported MCP-Protocol-Version for a session: " + versionHeader)));
             return;
         }
         if (!message.isObject()) {

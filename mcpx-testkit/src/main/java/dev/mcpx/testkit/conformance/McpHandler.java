@@ -71,7 +71,7 @@ final class McpHandler extends Handler.Abstract {
         HttpFields headers = request.getHeaders();
         String versionHeader = headers.get("MCP-Protocol-Version");
         if (sessionId != null) {
-            legacy.post(sessionId, message, response);
+            legacy.post(sessionId, versionHeader, message, response);
         } else if ("initialize".equals(Json.string(message, "method"))
                 && (versionHeader == null || LegacyTransport.isLegacyVersion(versionHeader))) {
             legacy.initialize(message, response);

@@ -60,10 +60,6 @@ final class Resources {
         return result;
     }
 
-    boolean exists(String uri) {
-        return contentsFor(uri) != null;
-    }
-
     private ObjectNode contentsFor(String uri) {
         if (uri == null) {
             return null;

@@ -20,7 +20,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Flags: {@code --era legacy|modern} (legacy answers {@code server/discover} with -32601 as
  * legacy SDKs do; modern answers it and needs no initialize); {@code --silent-probe} (legacy that
  * never answers server/discover); {@code --garbage} (writes a non-JSON line before each answer);
- * {@code --stderr TEXT} (writes TEXT to stderr at start).
+ * {@code --stderr TEXT} (writes TEXT to stderr at start); {@code --start-delay MS} (reads
+ * nothing for MS milliseconds, like a server that is slow to start).
  *
  * <p>Tools: {@code echo} {text}, {@code add} {a,b}, {@code sleep} {ms}, {@code progress} {steps}
  * (progress notifications before the result), {@code die} {code} (exits at once, without
@@ -69,6 +70,7 @@ public final class StdioFakeServer {
                 case "--silent-probe" -> silentProbe = true;
                 case "--garbage" -> garbage = true;
                 case "--stderr" -> System.err.println(args[++i]);
+                case "--start-delay" -> Thread.sleep(Long.parseLong(args[++i]));
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]);
             }
         }
@@ -133,6 +135,9 @@ public final class StdioFakeServer {
                 yield result;
             }
             case "initialize" -> {
+                if (modern) {
+                    throw new ToolError(-32601, "Method not found: initialize (this server speaks 2026-07-28 only)");
+                }
                 ObjectNode result = NODES.objectNode()
                         .put("protocolVersion", params.path("protocolVersion").asString("2025-11-25"));
                 result.putObject("capabilities").putObject("tools").put("listChanged", true);

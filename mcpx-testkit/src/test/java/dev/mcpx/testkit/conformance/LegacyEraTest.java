@@ -88,6 +88,26 @@ class LegacyEraTest {
     }
 
     @Test
+    void aStreamClosedMidCallResumesWithLastEventId() throws Exception {
+        String session = initialize();
+
+        HttpResponse<Stream<String>> post = http.postStreaming("""
+                {"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"test_reconnection","arguments":{}}}""",
+                sessionHeaders(session));
+        List<String> primed = post.body().toList();
+        assertThat(primed).contains("retry: 500", "data: ");
+        String lastEventId = primed.stream().filter(line -> line.startsWith("id: ")).reduce((a, b) -> b)
+                .orElseThrow().substring(4);
+
+        HttpResponse<Stream<String>> resumed = http.getStreaming(Map.of(
+                "Mcp-Session-Id", session, "MCP-Protocol-Version", "2025-11-25", "Last-Event-ID", lastEventId));
+        JsonNode result = McpHttp.nextData(resumed.body().iterator());
+        assertThat(result.get("id").asInt()).isEqualTo(9);
+        assertThat(result.at("/result/content/0/text").asString()).startsWith("Reconnection test completed");
+        resumed.body().close();
+    }
+
+    @Test
     void foreignOriginIsForbidden() throws Exception {
         HttpResponse<String> response = http.post("""
                 {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",

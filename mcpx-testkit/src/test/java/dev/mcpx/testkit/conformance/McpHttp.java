@@ -33,6 +33,13 @@ final class McpHttp {
         return http.send(request(body, headers), HttpResponse.BodyHandlers.ofLines());
     }
 
+    /** A GET (the legacy SSE stream), body read lazily line by line. */
+    HttpResponse<Stream<String>> getStreaming(Map<String, String> headers) throws IOException, InterruptedException {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(url).GET().header("Accept", "text/event-stream");
+        headers.forEach(builder::header);
+        return http.send(builder.build(), HttpResponse.BodyHandlers.ofLines());
+    }
+
     HttpResponse<String> delete(String sessionId) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(url).DELETE().header("Mcp-Session-Id", sessionId).build();
         return http.send(request, HttpResponse.BodyHandlers.ofString());
