@@ -27,7 +27,7 @@ public final class HttpFront implements AutoCloseable {
 
     private final Server server;
     private final ServerConnector connector;
-    private final LegacySessions sessions = new LegacySessions();
+    private final LegacySessions sessions = new LegacySessions(Duration.ofHours(1));
     private final ModernListeners listeners = new ModernListeners();
     private final Runnable unsubscribe;
 
