@@ -73,7 +73,7 @@ public final class Router {
         return pool.require(route.upstream()).request(call.method(), upstreamRequest, options);
     }
 
-    private static Route named(ObjectNode hostRequest, ObjectNode upstreamRequest,
+    private Route named(ObjectNode hostRequest, ObjectNode upstreamRequest,
                                Function<String, Optional<Route>> lookup, String what) {
         String name = Json.text(hostRequest, "name");
         if (name == null) {
