@@ -263,9 +263,14 @@ public final class McpClient implements AutoCloseable {
                 }
                 JsonNode supported = e.error().data() == null ? null : e.error().data().path("supported");
                 ProtocolVersion chosen = chooseModern(supported);
-                if (chosen != null && chosen != offer) {
+                // retry with a supported version, even the one just refused when the server lists it
+                if (chosen != null && (chosen != offer || attempt == 0)) {
                     offer = chosen;
                     continue;
+                }
+                if (chosen != null) {
+                    throw new UpstreamUnavailableException(name + ": upstream refused protocol version " + offer
+                            + " twice while listing it as supported: " + supported);
                 }
                 if (pinnedVersion == null && listsLegacy(supported)) {
                     return false;
@@ -424,10 +429,13 @@ public final class McpClient implements AutoCloseable {
         JsonNode data = e.error().data();
         ProtocolVersion chosen = chooseModern(data == null ? null : data.path("supported"));
         ServerDescription current = server;
-        if (chosen == null || chosen == current.protocolVersion() || pinnedVersion != null) {
+        if (chosen == null || (pinnedVersion != null && chosen != pinnedVersion)) {
             return false;
         }
-        server = new ServerDescription(current.era(), chosen, current.serverInfo(), current.capabilities(), current.instructions());
+        // the same version again is a plain retry: the correction budget allows it once per request
+        if (chosen != current.protocolVersion()) {
+            server = new ServerDescription(current.era(), chosen, current.serverInfo(), current.capabilities(), current.instructions());
+        }
         return true;
     }
 
