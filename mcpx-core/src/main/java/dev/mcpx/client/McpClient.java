@@ -263,7 +263,7 @@ public final class McpClient implements AutoCloseable {
                 }
                 JsonNode supported = e.error().data() == null ? null : e.error().data().path("supported");
                 ProtocolVersion chosen = chooseModern(supported);
-                // retry with a supported version, even the one just refused when the server lists it
+                // a server that rejects a version it lists as supported gets one retry with that version
                 if (chosen != null && (chosen != offer || attempt == 0)) {
                     offer = chosen;
                     continue;
@@ -429,7 +429,7 @@ public final class McpClient implements AutoCloseable {
         JsonNode data = e.error().data();
         ProtocolVersion chosen = chooseModern(data == null ? null : data.path("supported"));
         ServerDescription current = server;
-        if (chosen == null || (pinnedVersion != null && chosen != pinnedVersion)) {
+        if (chosen == null || pinnedVersion != null && chosen != pinnedVersion) {
             return false;
         }
         // the same version again is a plain retry: the correction budget allows it once per request
