@@ -300,6 +300,10 @@ public final class McpClient implements AutoCloseable {
                     offer = chosen;
                     continue;
                 }
+                if (chosen != null) {
+                    throw new UpstreamUnavailableException(name + ": upstream refused protocol version " + offer
+                            + " twice while listing it as supported: " + supported);
+                }
                 if (pinnedVersion == null && listsLegacy(supported)) {
                     return false;
                 }
@@ -460,7 +464,10 @@ public final class McpClient implements AutoCloseable {
         if (chosen == null || pinnedVersion != null && chosen != pinnedVersion) {
             return false;
         }
-        server = new ServerDescription(current.era(), chosen, current.serverInfo(), current.capabilities(), current.instructions());
+        // the same version again is a plain retry: the correction budget allows it once per request
+        if (chosen != current.protocolVersion()) {
+            server = new ServerDescription(current.era(), chosen, current.serverInfo(), current.capabilities(), current.instructions());
+        }
         return true;
     }
 
