@@ -57,6 +57,7 @@ public final class Upstream {
     private int failures;
     private long upSinceNanos;
     private ScheduledFuture<?> nextAttempt;
+    private ChangeSubscription subscription;
     private ClientCounters.Snapshot retired = new ClientCounters.Snapshot(0, 0, 0, 0);
     private String era;
     private String protocolVersion;
@@ -128,6 +129,14 @@ public final class Upstream {
         }
         LOG.info("{}: up ({} {}, {})", name(), era, protocolVersion, candidate.server().name());
         refresh(candidate, EnumSet.allOf(ListKind.class));
+        ChangeSubscription listening = ChangeSubscription.open(name(), candidate, () -> currentClient(id) == candidate,
+                () -> refresh(candidate, EnumSet.allOf(ListKind.class)));
+        lock.lock();
+        try {
+            subscription = listening;
+        } finally {
+            lock.unlock();
+        }
         firstAttempt.countDown();
     }
 
@@ -270,6 +279,10 @@ public final class Upstream {
     }
 
     private void retire(McpClient old) {
+        if (subscription != null) {
+            subscription.close();
+            subscription = null;
+        }
         if (old != null) {
             ClientCounters.Snapshot s = old.counters().snapshot();
             retired = new ClientCounters.Snapshot(retired.requests() + s.requests(),

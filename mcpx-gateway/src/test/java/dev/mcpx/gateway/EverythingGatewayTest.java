@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,8 +43,7 @@ class EverythingGatewayTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        tools = NodeTools.find().orElse(null);
-        Assumptions.assumeTrue(tools != null, "server-everything not installed: run .tools/setup");
+        tools = NodeTools.require();
         upstreamPort = ServeProcess.freePort();
         httpUpstream = startHttpUpstream();
         ObjectNode root = Json.object();

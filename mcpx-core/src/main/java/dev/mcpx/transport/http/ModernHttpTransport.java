@@ -58,6 +58,10 @@ import tools.jackson.databind.JsonNode;
  * It never sends GET, DELETE, {@code Mcp-Session-Id} or {@code Last-Event-ID}: the modern era
  * has no sessions and no resumption, so a response stream that ends without its response is
  * reported at once as {@link StreamLostException} for the client to decide about re-issuing.
+ *
+ * <p>{@link #send} hands a request over and returns: its response and every failure (HTTP
+ * status, connect failure, lost stream) arrive as events, so the client's request timeout
+ * covers the whole wait. Notifications are sent synchronously and fail by exception.
  */
 public final class ModernHttpTransport implements Transport {
 
@@ -155,47 +159,59 @@ public final class ModernHttpTransport implements Transport {
         }
     }
 
+    /**
+     * Hands the request over and returns; the status line, the body and every failure arrive as
+     * events. Waiting here for the status line would put the wait outside the client's request
+     * timeout: a server that computes the answer before sending headers would hang the caller.
+     */
     private void sendRequest(Request request, Map<String, String> extraHeaders) {
         RequestId id = request.id();
         HttpRequest httpRequest = post(request, request.method(), request.params(), extraHeaders);
         Exchange exchange = new Exchange();
+        exchange.response = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
         exchanges.put(id, exchange);
-        HttpResponse<InputStream> response;
-        try {
-            response = await(exchange, httpRequest, id);
-        } catch (RuntimeException e) {
-            exchanges.remove(id, exchange);
-            throw e;
-        }
-        exchange.body = response.body();
-        int status = response.statusCode();
-        if (status / 100 != 2) {
-            exchanges.remove(id, exchange);
-            String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
-            JsonRpcError error = jsonRpcErrorIn(body);
-            if (error == null) {
-                throw new HttpStatusException(status, body);
-            }
-            emit(new TransportEvent.Received(new ErrorResponse(id, error)));
-            return;
-        }
-        boolean sse = mediaType(response).equals("text/event-stream");
         Thread.ofVirtual().name("mcpx-modern-response-" + id).start(() -> {
             try {
-                if (sse) {
-                    readEventStream(id, exchange);
-                } else {
-                    readJsonBody(id, exchange);
-                }
+                receive(id, exchange);
             } finally {
                 exchanges.remove(id, exchange);
             }
         });
     }
 
+    private void receive(RequestId id, Exchange exchange) {
+        HttpResponse<InputStream> response;
+        try {
+            response = await(exchange, id);
+        } catch (McpException e) {
+            if (!exchange.cancelled && !closed) {
+                emit(new TransportEvent.RequestFailed(id, e));
+            }
+            return;
+        }
+        exchange.body = response.body();
+        if (exchange.cancelled) {
+            closeQuietly(exchange.body);
+            return;
+        }
+        int status = response.statusCode();
+        if (status / 100 != 2) {
+            String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
+            JsonRpcError error = jsonRpcErrorIn(body);
+            emit(error == null ? new TransportEvent.RequestFailed(id, new HttpStatusException(status, body))
+                    : new TransportEvent.Received(new ErrorResponse(id, error)));
+        } else if (mediaType(response).equals("text/event-stream")) {
+            readEventStream(id, exchange);
+        } else {
+            readJsonBody(id, exchange);
+        }
+    }
+
     private void sendNotification(Notification notification, Map<String, String> extraHeaders) {
         HttpRequest httpRequest = post(notification, notification.method(), notification.params(), extraHeaders);
-        HttpResponse<InputStream> response = await(new Exchange(), httpRequest, null);
+        Exchange exchange = new Exchange();
+        exchange.response = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> response = await(exchange, null);
         String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
         if (response.statusCode() / 100 != 2) {
             JsonRpcError error = jsonRpcErrorIn(body);
@@ -261,11 +277,10 @@ public final class ModernHttpTransport implements Transport {
     }
 
     /**
-     * Sends and waits for the status line. Connect failures mean the request never left;
-     * any later failure means it may have run, so a request gets a stream-lost error.
+     * Waits for the status line. Connect failures mean the message never left; any later
+     * failure means a request may have run, so it gets a stream-lost error.
      */
-    private HttpResponse<InputStream> await(Exchange exchange, HttpRequest httpRequest, RequestId id) {
-        exchange.response = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
+    private HttpResponse<InputStream> await(Exchange exchange, RequestId id) {
         try {
             return exchange.response.get();
         } catch (InterruptedException e) {
@@ -335,6 +350,11 @@ public final class ModernHttpTransport implements Transport {
             emit(new TransportEvent.Undecodable(excerpt(text), e));
             return false;
         }
+        if (message instanceof Request request) {
+            // 2026-07-28 servers ask through MRTR results; a request here has no one to answer it
+            LOG.warn("{}: dropped {} request {} sent on a response stream", description(), request.method(), request.id());
+            return false;
+        }
         if (message instanceof ErrorResponse error && error.id() == null) {
             // an error without an id on this request's own stream can only be about this request
             emit(new TransportEvent.Received(new ErrorResponse(id, error.error())));
@@ -371,6 +391,10 @@ public final class ModernHttpTransport implements Transport {
         return "modern " + safeUrl(endpoint.url());
     }
 
+    /**
+     * Cancels every open exchange without reporting it: whoever closes the transport knows, and
+     * a Closed event would tell a client that just moved to another transport that it is dead.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -381,10 +405,6 @@ public final class ModernHttpTransport implements Transport {
         exchanges.clear();
         if (ownsHttp) {
             http.shutdownNow();
-        }
-        Consumer<TransportEvent> sink = events;
-        if (sink != null) {
-            sink.accept(new TransportEvent.Closed(new UpstreamUnavailableException(description() + " was closed")));
         }
     }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcpx.protocol.Json;
 import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
-import dev.mcpx.testkit.modern.ModernHttpUpstream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,33 +11,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code mcpx probe URL} and {@code mcpx call} against HTTP upstreams of both eras. */
-class ProbeHttpTest {
+/** {@code mcpx call} against a legacy HTTP upstream from config, and {@code probe} of a dead URL. */
+class LegacyUpstreamCliTest {
 
     @TempDir
     Path dir;
-
-    @Test
-    void probeSaysModernForAModernUpstream() {
-        try (ModernHttpUpstream upstream = ModernHttpUpstream.start()) {
-            CliRun run = CliRun.of("probe", upstream.url().toString());
-
-            assertThat(run.exitCode()).as(run.err()).isZero();
-            assertThat(run.out()).contains("era:             modern").contains("protocolVersion: 2026-07-28")
-                    .contains("transport:       streamable-http");
-            assertThat(run.out()).containsPattern("tools: +[1-9]");
-        }
-    }
-
-    @Test
-    void probeSaysLegacyForALegacyUpstream() {
-        try (LegacyHttpUpstream upstream = LegacyHttpUpstream.started()) {
-            CliRun run = CliRun.of("probe", upstream.url().toString());
-
-            assertThat(run.exitCode()).as(run.err()).isZero();
-            assertThat(run.out()).contains("era:             legacy").contains("protocolVersion: 2025-11-25");
-        }
-    }
 
     @Test
     void callWorksAgainstALegacyUrlFromConfig() throws IOException {
