@@ -735,7 +735,8 @@ public final class McpClient implements AutoCloseable {
         return t == null ? Optional.empty() : t.pid();
     }
 
-    int pendingCount() {
+    /** Requests sent and not yet answered, failed or timed out: zero whenever the client is idle. */
+    public int pendingCount() {
         return pending.size();
     }
 
