@@ -17,6 +17,7 @@ import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ModernMeta;
 import dev.mcpx.protocol.RequestCancelledException;
 import dev.mcpx.protocol.RequestId;
+import dev.mcpx.protocol.RequestTimeoutException;
 import dev.mcpx.protocol.StreamLostException;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.protocol.HttpStatusException;
@@ -31,6 +32,7 @@ import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -148,21 +150,21 @@ public final class ModernHttpTransport implements Transport {
             throw new UpstreamUnavailableException(description() + " is closed");
         }
         switch (outbound.message()) {
-            case Request request -> sendRequest(request, outbound.headers());
+            case Request request -> sendRequest(request, outbound.headers(), outbound.timeout());
             case Notification n when Methods.CANCELLED.equals(n.method()) -> cancel(n);
-            case Notification notification -> sendNotification(notification, outbound.headers());
+            case Notification notification -> sendNotification(notification, outbound.headers(), outbound.timeout());
             default -> throw new IllegalArgumentException("a client sends requests and notifications only");
         }
     }
 
-    private void sendRequest(Request request, Map<String, String> extraHeaders) {
+    private void sendRequest(Request request, Map<String, String> extraHeaders, Duration timeout) {
         RequestId id = request.id();
-        HttpRequest httpRequest = post(request, request.method(), request.params(), extraHeaders);
+        HttpRequest httpRequest = post(request, request.method(), request.params(), extraHeaders, timeout);
         Exchange exchange = new Exchange();
         exchanges.put(id, exchange);
         HttpResponse<InputStream> response;
         try {
-            response = await(exchange, httpRequest, id);
+            response = await(exchange, httpRequest, request);
         } catch (RuntimeException e) {
             exchanges.remove(id, exchange);
             throw e;
@@ -193,8 +195,8 @@ public final class ModernHttpTransport implements Transport {
         });
     }
 
-    private void sendNotification(Notification notification, Map<String, String> extraHeaders) {
-        HttpRequest httpRequest = post(notification, notification.method(), notification.params(), extraHeaders);
+    private void sendNotification(Notification notification, Map<String, String> extraHeaders, Duration timeout) {
+        HttpRequest httpRequest = post(notification, notification.method(), notification.params(), extraHeaders, timeout);
         HttpResponse<InputStream> response = await(new Exchange(), httpRequest, null);
         String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
         if (response.statusCode() / 100 != 2) {
@@ -228,7 +230,8 @@ public final class ModernHttpTransport implements Transport {
         return TransportKind.STREAMABLE_HTTP;
     }
 
-    private HttpRequest post(JsonRpcMessage message, String method, JsonNode params, Map<String, String> extraHeaders) {
+    private HttpRequest post(JsonRpcMessage message, String method, JsonNode params, Map<String, String> extraHeaders,
+                             Duration timeout) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(endpoint.url())
                 .POST(HttpRequest.BodyPublishers.ofString(codec.encode(message), StandardCharsets.UTF_8))
                 .header("Content-Type", "application/json")
@@ -241,6 +244,9 @@ public final class ModernHttpTransport implements Transport {
         }
         if (version != null) {
             builder.header("MCP-Protocol-Version", version);
+        }
+        if (timeout != null) {
+            builder.timeout(timeout);
         }
         builder.header("Mcp-Method", method);
         String name = switch (method) {
@@ -264,7 +270,8 @@ public final class ModernHttpTransport implements Transport {
      * Sends and waits for the status line. Connect failures mean the request never left;
      * any later failure means it may have run, so a request gets a stream-lost error.
      */
-    private HttpResponse<InputStream> await(Exchange exchange, HttpRequest httpRequest, RequestId id) {
+    private HttpResponse<InputStream> await(Exchange exchange, HttpRequest httpRequest, Request request) {
+        RequestId id = request == null ? null : request.id();
         exchange.response = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
         try {
             return exchange.response.get();
@@ -279,6 +286,9 @@ public final class ModernHttpTransport implements Transport {
             if (cause instanceof ConnectException || cause instanceof HttpConnectTimeoutException
                     || cause != null && cause.getCause() instanceof ConnectException) {
                 throw new UpstreamUnavailableException("cannot connect to " + description() + ": " + cause, cause);
+            }
+            if (cause instanceof HttpTimeoutException && request != null && httpRequest.timeout().isPresent()) {
+                throw new RequestTimeoutException(request.method(), httpRequest.timeout().get());
             }
             if (id != null) {
                 throw new StreamLostException(id, "the connection failed before the response status: " + cause, cause);

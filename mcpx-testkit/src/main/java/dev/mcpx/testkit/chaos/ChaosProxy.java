@@ -56,6 +56,17 @@ public final class ChaosProxy implements AutoCloseable {
         plan = next;
     }
 
+    /** Closes every open connection, so the client's next request opens a new one under the current plan. */
+    public void dropConnections() {
+        for (Socket socket : open) {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+    }
+
     /** Connections accepted so far, by the fault kind they were given. */
     public Map<String, Long> faultsByKind() {
         Map<String, Long> out = new java.util.TreeMap<>();
@@ -160,12 +171,6 @@ public final class ChaosProxy implements AutoCloseable {
         } catch (IOException ignored) {
             // closing anyway
         }
-        for (Socket socket : open) {
-            try {
-                socket.close();
-            } catch (IOException ignored) {
-                // closing anyway
-            }
-        }
+        dropConnections();
     }
 }
