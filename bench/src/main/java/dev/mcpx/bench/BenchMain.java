@@ -27,6 +27,18 @@ public final class BenchMain {
             report.load(LoadBench.run(env, options.callers(), options.rounds(),
                     Duration.ofMillis(options.warmupMillis()), Duration.ofMillis(options.windowMillis())));
         }
+        if (options.sections().contains("heal")) {
+            report.heal(List.of(HealBench.legacyRestart(env, 10), HealBench.modernBrokenStream(env, 10)));
+        }
+        if (options.sections().contains("startup")) {
+            report.startup(StartupBench.run(env, 5));
+        }
+        if (options.sections().contains("scale")) {
+            report.scale(ScaleBench.inFlight(env, 1000, 3, 500), ScaleBench.bigCatalogue(env, 10_000, 5));
+        }
+        if (options.sections().contains("jmh")) {
+            report.jmh(JmhSection.run());
+        }
         System.out.println(report.markdown());
         if (options.out() != null) {
             report.write(options.out());
@@ -58,7 +70,12 @@ public final class BenchMain {
                 }
                 i++;
             }
-            return new Options(sections, rounds, window, warmup, callers, out, String.join(" ", args));
+            List<String> shown = new java.util.ArrayList<>(List.of(args));
+            int at = shown.indexOf("--out");
+            if (at >= 0) {
+                shown.subList(at, Math.min(at + 2, shown.size())).clear();
+            }
+            return new Options(sections, rounds, window, warmup, callers, out, String.join(" ", shown));
         }
     }
 }

@@ -4,6 +4,8 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -21,7 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
  * The fastest honest MCP server for load: one POST endpoint at {@code /mcp}, JSON answers,
  * no recording and no checks (the testkit fakes record every request, which would make the
  * direct baseline slow and growing). Legacy era with a session id, or modern stateless.
- * Tools: {@code echo} plus {@code tool_00001..} up to {@code toolCount} for catalogue scale.
+ * Tools: {@code echo}, {@code sleep} {ms} (counts how many are in flight at once), and
+ * {@code tool_00002..} up to {@code toolCount} for catalogue scale.
  */
 public final class FastUpstream implements AutoCloseable {
 
@@ -35,12 +38,16 @@ public final class FastUpstream implements AutoCloseable {
     private final byte[] toolsList;
     private final Server server;
     private final URI url;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger peakInFlight = new AtomicInteger();
 
     private FastUpstream(Era era, int toolCount) throws Exception {
         this.era = era;
         this.toolsList = JSON.writeValueAsBytes(toolsListResult(toolCount));
         QueuedThreadPool threads = new QueuedThreadPool(256);
         threads.setName("fast-upstream-" + era.name().toLowerCase());
+        // handlers run on virtual threads, so a thousand sleeping calls need no thousand platform threads
+        threads.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server = new Server(threads);
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
@@ -64,6 +71,11 @@ public final class FastUpstream implements AutoCloseable {
         return url;
     }
 
+    /** The most {@code sleep} calls that were running at the same time. */
+    public int peakInFlight() {
+        return peakInFlight.get();
+    }
+
     @Override
     public void close() throws Exception {
         server.stop();
@@ -76,7 +88,8 @@ public final class FastUpstream implements AutoCloseable {
         }
         ArrayNode tools = result.putArray("tools");
         tools.add(tool("echo", "Echoes its text argument"));
-        for (int i = 1; i < toolCount; i++) {
+        tools.add(tool("sleep", "Answers after ms milliseconds"));
+        for (int i = 2; i < toolCount; i++) {
             tools.add(tool("tool_%05d".formatted(i), "Synthetic tool number " + i + " for catalogue scale"));
         }
         return result;
@@ -143,6 +156,9 @@ public final class FastUpstream implements AutoCloseable {
                     return true;
                 }
                 case "tools/call" -> {
+                    if ("sleep".equals(params.path("name").asString(""))) {
+                        sleep(params.path("arguments").path("ms").asLong(100));
+                    }
                     ObjectNode result = reply.putObject("result");
                     if (era == Era.MODERN) {
                         result.put("resultType", "complete");
@@ -155,6 +171,15 @@ public final class FastUpstream implements AutoCloseable {
             }
             json(response, callback, JSON.writeValueAsBytes(reply));
             return true;
+        }
+
+        private void sleep(long millis) throws InterruptedException {
+            peakInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(millis);
+            } finally {
+                inFlight.decrementAndGet();
+            }
         }
 
         private static void json(Response response, Callback callback, byte[] body) {
