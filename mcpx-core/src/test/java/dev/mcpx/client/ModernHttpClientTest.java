@@ -149,6 +149,33 @@ class ModernHttpClientTest {
     }
 
     @Test
+    void anUnsupportedVersionErrorIsAnsweredWithAVersionFromItsListAndOneRetry() {
+        connect();
+        client.listTools();
+        upstream.rejectVersion(1);
+
+        JsonNode result = client.callTool("plain_tool", Json.object(), RequestOptions.defaults());
+
+        assertThat(text(result)).isEqualTo("plain_tool execution 1");
+        List<RecordedRequest> attempts = callsOf("plain_tool");
+        assertThat(attempts).hasSize(2);
+        assertThat(attempts).extracting(r -> r.header("MCP-Protocol-Version")).containsOnly("2026-07-28");
+        assertThat(new HashSet<>(upstream.requestIds("plain_tool"))).hasSize(2);
+    }
+
+    @Test
+    void aSecondUnsupportedVersionErrorSurfaces() {
+        connect();
+        client.listTools();
+        upstream.rejectVersion(2);
+
+        assertThatThrownBy(() -> client.callTool("plain_tool", Json.object(), RequestOptions.defaults()))
+                .isInstanceOfSatisfying(McpErrorException.class, e -> assertThat(e.code()).isEqualTo(-32022));
+        assertThat(callsOf("plain_tool")).hasSize(2);
+        assertThat(upstream.executions("plain_tool")).isZero();
+    }
+
+    @Test
     void aVersionTheUpstreamStoppedSupportingFailsClearlyWithoutRunningTheTool() {
         connect();
         upstream.supportedVersions("2099-01-01");

@@ -93,7 +93,8 @@ final class ModernHandler extends Handler.Abstract {
             error(response, callback, 400, id, -32020, "Header mismatch: " + mismatch.get(), null);
             return true;
         }
-        if (!upstream.supportedVersions.contains(version)) {
+        if (!upstream.supportedVersions.contains(version)
+                || upstream.versionRejections.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             ObjectNode data = FakeCatalogue.JSON.createObjectNode();
             upstream.supportedVersions.forEach(data.putArray("supported")::add);
             data.put("requested", version);

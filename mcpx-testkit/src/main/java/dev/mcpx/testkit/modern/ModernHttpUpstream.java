@@ -58,6 +58,7 @@ public final class ModernHttpUpstream implements AutoCloseable {
     volatile long ttlMs = 60_000;
     volatile boolean sseForEverything;
     volatile boolean refuseListen;
+    final AtomicInteger versionRejections = new AtomicInteger();
 
     private final Server server;
     private final URI url;
@@ -118,6 +119,15 @@ public final class ModernHttpUpstream implements AutoCloseable {
 
     public ModernHttpUpstream breakStream(String name, int times, BreakMode mode) {
         breakages.put(name, new Breakage(times, mode));
+        return this;
+    }
+
+    /**
+     * The next {@code times} requests get -32022 even for a version in the supported list, as
+     * a server in the middle of a rollout might; the list still names every supported version.
+     */
+    public ModernHttpUpstream rejectVersion(int times) {
+        versionRejections.set(times);
         return this;
     }
 
