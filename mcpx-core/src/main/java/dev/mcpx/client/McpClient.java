@@ -678,6 +678,8 @@ public final class McpClient implements AutoCloseable {
             return ParamHeaders.of(descriptor.inputSchema()).headersFor(params.get("arguments"));
         } catch (ParamHeaders.InvalidParamHeaderException e) {
             return Map.of();
+        } catch (ParamHeaders.UnsafeIntegerException e) {
+            throw new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS, tool + ": " + e.getMessage()));
         }
     }
 

@@ -83,6 +83,19 @@ class ModernHttpClientTest {
     }
 
     @Test
+    void anIntegerOutsideTheSafeRangeIsRefusedBeforeTheCallLeaves() {
+        connect();
+        client.listTools();
+
+        assertThatThrownBy(() -> client.callTool("header_tool", json("{'count': 9007199254740993}"), RequestOptions.defaults()))
+                .isInstanceOfSatisfying(McpErrorException.class, e -> {
+                    assertThat(e.code()).isEqualTo(-32602);
+                    assertThat(e.getMessage()).contains("Count");
+                });
+        assertThat(callsOf("header_tool")).isEmpty();
+    }
+
+    @Test
     void absentAndNullParametersSendNoHeader() {
         connect();
 
