@@ -300,6 +300,10 @@ public final class McpClient implements AutoCloseable {
                     offer = chosen;
                     continue;
                 }
+                if (chosen != null) {
+                    throw new UpstreamUnavailableException(name + ": upstream refused protocol version " + offer
+                            + " twice while listing it as supported: " + supported);
+                }
                 if (pinnedVersion == null && listsLegacy(supported)) {
                     return false;
                 }
@@ -460,7 +464,10 @@ public final class McpClient implements AutoCloseable {
         if (chosen == null || pinnedVersion != null && chosen != pinnedVersion) {
             return false;
         }
-        server = new ServerDescription(current.era(), chosen, current.serverInfo(), current.capabilities(), current.instructions());
+        // the same version again is a plain retry: the correction budget allows it once per request
+        if (chosen != current.protocolVersion()) {
+            server = new ServerDescription(current.era(), chosen, current.serverInfo(), current.capabilities(), current.instructions());
+        }
         return true;
     }
 
@@ -491,8 +498,9 @@ public final class McpClient implements AutoCloseable {
                 : cancellation.onCancel(reason -> pending.fail(id, new RequestCancelledException(reason)));
         Transport t = transport;
         Duration timeout = options.timeout() != null ? options.timeout() : requestTimeout;
+        long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            Outbound outbound = new Outbound(new Request(id, method, sent), paramHeaders(t, method, sent));
+            Outbound outbound = new Outbound(new Request(id, method, sent), paramHeaders(t, method, sent), timeout);
             if (Methods.INITIALIZE.equals(method)) {
                 t.send(outbound);
             } else {
@@ -501,7 +509,7 @@ public final class McpClient implements AutoCloseable {
                     t.send(outbound);
                 });
             }
-            JsonRpcMessage reply = await(waiter, timeout);
+            JsonRpcMessage reply = await(waiter, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             return switch (reply) {
                 case Result result -> result.result();
                 case ErrorResponse error -> throw new McpErrorException(error.error());
@@ -510,6 +518,9 @@ public final class McpClient implements AutoCloseable {
         } catch (TimeoutException e) {
             abandon(t, id, method, "timed out after " + timeout.toMillis() + " ms");
             throw new RequestTimeoutException(method, timeout);
+        } catch (RequestTimeoutException e) {
+            abandon(t, id, method, "timed out after " + timeout.toMillis() + " ms");
+            throw e;
         } catch (RequestCancelledException e) {
             abandon(t, id, method, e.getMessage());
             throw e;
@@ -542,7 +553,7 @@ public final class McpClient implements AutoCloseable {
         params.set("requestId", id.toJson());
         params.put("reason", reason);
         try {
-            t.send(Outbound.of(new Notification(Methods.CANCELLED, params)));
+            t.send(new Outbound(new Notification(Methods.CANCELLED, params), Map.of(), requestTimeout));
         } catch (McpException e) {
             log.debug("{}: could not send cancellation for {}: {}", name, id, e.getMessage());
         }
@@ -567,8 +578,9 @@ public final class McpClient implements AutoCloseable {
         return copy;
     }
 
+    /** Sends a notification; an upstream that takes it and never acknowledges it costs at most the request timeout. */
     public void notify(String method, ObjectNode params) {
-        transport.send(Outbound.of(new Notification(method, params)));
+        transport.send(new Outbound(new Notification(method, params), Map.of(), requestTimeout));
     }
 
     /** The upstream's tools (pagination drained), from cache while it is valid. */
@@ -794,7 +806,7 @@ public final class McpClient implements AutoCloseable {
                     "client failed to handle " + request.method() + ": " + e.getMessage()));
         }
         try {
-            transport.send(Outbound.of(reply));
+            transport.send(new Outbound(reply, Map.of(), requestTimeout));
         } catch (McpException e) {
             log.info("{}: could not answer {} {}: {}", name, request.method(), request.id(), e.getMessage());
         }
@@ -854,7 +866,8 @@ public final class McpClient implements AutoCloseable {
         return t == null ? Optional.empty() : t.pid();
     }
 
-    int pendingCount() {
+    /** Requests sent and not yet answered, failed or timed out: zero whenever the client is idle. */
+    public int pendingCount() {
         return pending.size();
     }
 
@@ -950,8 +963,8 @@ public final class McpClient implements AutoCloseable {
 
         /**
          * Whether a modern HTTP client keeps a {@code subscriptions/listen} open for the list
-         * changes the upstream advertises. Off by default: the gateway's pool keeps its own
-         * (ChangeSubscription), and two streams per upstream would only cost a connection.
+         * changes the upstream advertises (off by default: a one-shot client such as
+         * {@code mcpx call} has no use for it; the gateway's pool turns it on).
          */
         public Builder listenForChanges(boolean value) {
             this.listenForChanges = value;

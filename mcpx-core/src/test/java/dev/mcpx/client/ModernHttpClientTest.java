@@ -162,25 +162,9 @@ class ModernHttpClientTest {
     }
 
     @Test
-    void anUnsupportedVersionErrorIsAnsweredWithAVersionFromItsListAndOneRetry() {
-        connect();
-        client.listTools();
-        upstream.rejectVersion(1);
-
-        JsonNode result = client.callTool("plain_tool", Json.object(), RequestOptions.defaults());
-
-        assertThat(text(result)).isEqualTo("plain_tool execution 1");
-        List<RecordedRequest> attempts = callsOf("plain_tool");
-        assertThat(attempts).hasSize(2);
-        assertThat(attempts).extracting(r -> r.header("MCP-Protocol-Version")).containsOnly("2026-07-28");
-        assertThat(new HashSet<>(upstream.requestIds("plain_tool"))).hasSize(2);
-    }
-
-    @Test
     void aSecondUnsupportedVersionErrorSurfaces() {
         connect();
-        client.listTools();
-        upstream.rejectVersion(2);
+        upstream.refuseVersion("tools/call", 2);
 
         assertThatThrownBy(() -> client.callTool("plain_tool", Json.object(), RequestOptions.defaults()))
                 .isInstanceOfSatisfying(McpErrorException.class, e -> assertThat(e.code()).isEqualTo(-32022));
@@ -200,6 +184,41 @@ class ModernHttpClientTest {
                 });
         assertThat(upstream.executions("read_only_tool")).isZero();
         assertThat(callsOf("read_only_tool")).hasSize(1);
+    }
+
+    @Test
+    void aRefusedDiscoverIsRetriedOnceWithTheVersionTheUpstreamLists() {
+        upstream.refuseVersion("server/discover", 1);
+
+        // a probe timeout under load would look like a legacy server: allow for a slow machine
+        client = builder().probeTimeout(Duration.ofSeconds(15)).build().connect();
+
+        assertThat(client.server().protocolVersion().wire()).isEqualTo("2026-07-28");
+        List<RecordedRequest> discovers = upstream.requests().stream()
+                .filter(r -> "server/discover".equals(r.rpcMethod())).toList();
+        assertThat(discovers).hasSize(2);
+        assertThat(new HashSet<>(discovers.stream().map(RecordedRequest::id).toList())).hasSize(2);
+    }
+
+    @Test
+    void aRefusedCallIsRetriedOnceWithANewIdAndRunsOnce() {
+        connect();
+        upstream.refuseVersion("tools/call", 1);
+
+        JsonNode result = client.callTool("read_only_tool", Json.object(), RequestOptions.defaults());
+
+        assertThat(result.path("isError").asBoolean(false)).isFalse();
+        assertThat(callsOf("read_only_tool")).hasSize(2);
+        assertThat(new HashSet<>(upstream.requestIds("read_only_tool"))).hasSize(2);
+        assertThat(upstream.executions("read_only_tool")).isEqualTo(1);
+    }
+
+    @Test
+    void anUpstreamThatKeepsRefusingAVersionItListsFailsAtConnect() {
+        upstream.refuseVersion("server/discover", 2);
+
+        assertThatThrownBy(() -> builder().probeTimeout(Duration.ofSeconds(15)).build().connect()).isInstanceOf(UpstreamUnavailableException.class)
+                .hasMessageContaining("refused protocol version 2026-07-28 twice");
     }
 
     @Test

@@ -94,7 +94,7 @@ final class ModernHandler extends Handler.Abstract {
             return true;
         }
         if (!upstream.supportedVersions.contains(version)
-                || upstream.versionRejections.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                || upstream.takeVersionRefusal(method)) {
             ObjectNode data = FakeCatalogue.JSON.createObjectNode();
             upstream.supportedVersions.forEach(data.putArray("supported")::add);
             data.put("requested", version);
@@ -144,7 +144,14 @@ final class ModernHandler extends Handler.Abstract {
         if (breakage != null) {
             broken(response, callback, events, breakage);
         } else if ("tools/call".equals(method) || upstream.sseForEverything) {
+            String chaos = params.path("arguments").path("chaos").asString("");
+            if (chaos.equals("unknown-id")) {
+                events.add(reply.deepCopy().put("id", "never-sent"));
+            }
             events.add(reply);
+            if (chaos.equals("duplicate")) {
+                events.add(reply);
+            }
             sse(response, callback, events);
         } else {
             json(response, callback, 200, reply);
