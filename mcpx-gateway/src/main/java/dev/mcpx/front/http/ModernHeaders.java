@@ -28,6 +28,8 @@ import tools.jackson.databind.node.ObjectNode;
 final class ModernHeaders {
 
     private static final Set<String> NAMED = Set.of(Methods.TOOLS_CALL, Methods.PROMPTS_GET, Methods.RESOURCES_READ);
+    private static final String SENTINEL_START = "=?base64?";
+    private static final String SENTINEL_END = "?=";
 
     private ModernHeaders() {
     }
@@ -99,7 +101,12 @@ final class ModernHeaders {
         }
     }
 
+    /** Decodes a header value; a Base64 sentinel must be canonical (padded), as the spec's table demands. */
     private static String decode(String value, String header) {
+        if (value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END)
+                && (value.length() - SENTINEL_START.length() - SENTINEL_END.length()) % 4 != 0) {
+            throw mismatch(header + " header is malformed: Base64 without its padding");
+        }
         try {
             return HeaderValues.decode(value);
         } catch (IllegalArgumentException e) {

@@ -224,6 +224,14 @@ class HttpFrontTest {
         assertThat(wrong.statusCode()).isEqualTo(400);
         assertThat(Json.parse(wrong.body()).path("error").path("message").asString()).contains("Mcp-Param-Region");
 
+        HttpResponse<String> unpadded = host.raw(host.builder(body, "tools/call")
+                .header("Mcp-Param-Region", "=?base64?dXMtd2VzdDE?=").header("Mcp-Param-Count", "42").build());
+        assertThat(unpadded.statusCode()).isEqualTo(400);
+
+        HttpResponse<String> encoded = host.raw(host.builder(body, "tools/call")
+                .header("Mcp-Param-Region", "=?base64?dXMtd2VzdDE=?=").header("Mcp-Param-Count", "42").build());
+        assertThat(encoded.statusCode()).isEqualTo(200);
+
         HttpResponse<String> right = host.raw(host.builder(body, "tools/call")
                 .header("Mcp-Param-Region", "us-west1").header("Mcp-Param-Count", "42.0").build());
         assertThat(right.statusCode()).isEqualTo(200);
