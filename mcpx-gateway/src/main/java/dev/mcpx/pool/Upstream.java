@@ -377,6 +377,16 @@ public final class Upstream {
         }
     }
 
+    /** Requests in the live client's pending table (0 without a client): leak checks read it. */
+    public int pendingRequests() {
+        lock.lock();
+        try {
+            return client == null ? 0 : client.pendingCount();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The OS process id of the stdio child last started, for tests and {@code /status}. */
     public Long lastPid() {
         lock.lock();
