@@ -1,9 +1,12 @@
 package dev.mcpx.conformance;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.stream.Stream;
 
 /**
  * Where the check looks, from system properties that the conformance module's pom sets (and a
@@ -22,6 +25,39 @@ import java.time.format.DateTimeParseException;
  */
 record CheckContext(Path root, Path register, Path specRoot, Path results, Path compareDocs, Instant buildStart,
         boolean acceptOlderReports) {
+
+    /**
+     * When mcpx's code last changed: the newest pom or main source file of the reactor's modules
+     * (the rule conformance/run uses to decide whether to rebuild). Conformance results older than
+     * this were produced by other code.
+     */
+    Instant codeChanged() {
+        Instant newest = Instant.EPOCH;
+        try (Stream<Path> modules = Files.list(root)) {
+            for (Path module : modules.filter(Files::isDirectory).toList()) {
+                newest = newer(newest, module.resolve("pom.xml"));
+                Path main = module.resolve("src/main");
+                if (Files.isDirectory(main)) {
+                    try (Stream<Path> files = Files.walk(main)) {
+                        for (Path file : files.filter(Files::isRegularFile).toList()) {
+                            newest = newer(newest, file);
+                        }
+                    }
+                }
+            }
+            return newer(newest, root.resolve("pom.xml"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the sources under " + root, e);
+        }
+    }
+
+    private static Instant newer(Instant newest, Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            return newest;
+        }
+        Instant modified = Files.getLastModifiedTime(file).toInstant();
+        return modified.isAfter(newest) ? modified : newest;
+    }
 
     static CheckContext fromSystemProperties() {
         Path root = findRoot();

@@ -125,14 +125,25 @@ class CheckerSelfTest {
                 "[{\"id\":\"x\",\"status\":\"SUCCESS\"},{\"id\":\"wire-schema-valid\",\"status\":\"SUCCESS\"}]");
         write(results + "client-2025-11-25/sse-retry-2026-11-29T11-00-00-000Z/checks.json",
                 "[{\"id\":\"x\",\"status\":\"SUCCESS\"},{\"id\":\"y\",\"status\":\"SKIPPED\"}]");
+        write(results + "client-2026-07-28/request-metadata-2026-11-29T11-00-00-000Z/checks.json",
+                "[{\"id\":\"header\",\"status\":\"SUCCESS\"},{\"id\":\"header\",\"status\":\"SKIPPED\"},"
+                + "{\"id\":\"retry\",\"status\":\"WARNING\"},{\"id\":\"log\",\"status\":\"INFO\"}]");
         write(results + "server-2025-11-25/server-ping-2026-11-29T11-00-00-000Z/checks.json",
                 "[{\"id\":\"wire-schema-valid\",\"status\":\"SUCCESS\"}]");
-        ConformanceResults read = ConformanceResults.read(dir.resolve(results));
+        ConformanceResults read = ConformanceResults.read(dir.resolve(results), null);
         EvidenceJudge judge = judge(SurefireReports.read(dir), null, read);
 
         assertThat(judge.scenarioProblem(scenarioRow(), ScenarioRef.parse("client:initialize@2025-11-25"))).isNull();
         assertThat(judge.scenarioProblem(scenarioRow(), ScenarioRef.parse("client:sse-retry@2025-11-25")))
-                .contains("not every check succeeded").contains("1 skipped");
+                .contains("only skipped: [y {SKIPPED=1}]");
+        assertThat(judge.scenarioProblem(scenarioRow(), ScenarioRef.parse("client:request-metadata@2026-07-28")))
+                .as("a warning anywhere fails the whole scenario").contains("retry {WARNING=1}").doesNotContain("header");
+        assertThat(judge.scenarioProblem(scenarioRow(), ScenarioRef.parse("client:request-metadata@2026-07-28#header")))
+                .as("a check skipped for one method but successful for another holds").isNull();
+        assertThat(judge.scenarioProblem(scenarioRow(), ScenarioRef.parse("client:request-metadata@2026-07-28#retry")))
+                .contains("did not hold").contains("WARNING");
+        assertThat(judge.scenarioProblem(scenarioRow(), ScenarioRef.parse("client:request-metadata@2026-07-28#absent")))
+                .contains("has no check absent");
         assertThat(judge.scenarioProblem(scenarioRow(), ScenarioRef.parse("server:ping@2025-11-25")))
                 .contains("nothing but wire-schema-valid succeeded");
         assertThat(judge.scenarioProblem(scenarioRow(), ScenarioRef.parse("client:tools_call@2025-11-25")))
@@ -151,13 +162,28 @@ class CheckerSelfTest {
         assertThat(judge.unverified()).singleElement().asString().startsWith("mixed: client:sse-retry@2025-11-25");
     }
 
+    @Test
+    void resultsOlderThanTheLastCodeChangeAreNotEvidence() throws IOException {
+        Path checks = write("results/conformance/client-2025-11-25/sse-retry-2026-11-29T10-00-00-000Z/checks.json",
+                "[{\"id\":\"x\",\"status\":\"SUCCESS\"}]");
+        Files.setLastModifiedTime(checks, FileTime.from(Instant.parse("2026-01-01T00:00:00Z")));
+        ConformanceResults stale = ConformanceResults.read(dir.resolve("results/conformance"), Instant.parse("2026-01-02T00:00:00Z"));
+        EvidenceJudge judge = judge(SurefireReports.read(dir), null, stale);
+
+        assertThat(judge.scenarioProblem(scenarioRow(), ScenarioRef.parse("client:sse-retry@2025-11-25")))
+                .contains("predate the last change to mcpx's code").contains("Run conformance/run first");
+        ConformanceResults current = ConformanceResults.read(dir.resolve("results/conformance"), Instant.parse("2025-12-31T00:00:00Z"));
+        assertThat(judge(SurefireReports.read(dir), null, current).scenarioProblem(scenarioRow(),
+                ScenarioRef.parse("client:sse-retry@2025-11-25"))).isNull();
+    }
+
     private static Requirement scenarioRow() {
         return new Requirement("only-scenarios", "2025-11-25", "p", "S", "MUST", "s", "client",
                 Requirement.Status.COVERED, List.of(), List.of(ScenarioRef.parse("client:sse-retry@2025-11-25")), null, null, null);
     }
 
     private EvidenceJudge judge(SurefireReports reports, Instant buildStart) {
-        return judge(reports, buildStart, ConformanceResults.read(dir.resolve("results/conformance")));
+        return judge(reports, buildStart, ConformanceResults.read(dir.resolve("results/conformance"), null));
     }
 
     private EvidenceJudge judge(SurefireReports reports, Instant buildStart, ConformanceResults results) {

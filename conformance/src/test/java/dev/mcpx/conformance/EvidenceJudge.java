@@ -56,22 +56,32 @@ final class EvidenceJudge {
      */
     String scenarioProblem(Requirement row, ScenarioRef scenario) {
         if (!results.ranLeg(scenario.side(), scenario.revision())) {
-            String leg = results.folder().resolve(scenario.side().name().toLowerCase() + "-" + scenario.revision()).toString();
+            String leg = results.folder().resolve(scenario.sideName() + "-" + scenario.revision()).toString();
+            String why = results.staleLeg(scenario)
+                    ? "the results in " + leg + " predate the last change to mcpx's code (" + results.codeChanged() + ")"
+                    : "no conformance results in " + leg;
             if (!row.tests().isEmpty()) {
-                unverified.add(row.id() + ": " + scenario + " (no results in " + leg + ")");
+                unverified.add(row.id() + ": " + scenario + " (" + why + ")");
                 return null;
             }
-            return scenario + " cannot be verified and is this row's only kind of evidence: no conformance results in "
-                    + leg + ". Run conformance/run first (it writes results/conformance/), then the build.";
+            return scenario + " cannot be verified and is this row's only kind of evidence: " + why
+                    + ". Run conformance/run first (it writes results/conformance/), then conformance/check-register.";
         }
         ConformanceResults.Outcome outcome = results.outcome(scenario);
         if (outcome == null) {
             return scenario + " is not in the latest conformance run (" + results.folder() + ")";
         }
+        if (scenario.check() != null) {
+            if (!outcome.statusesById().containsKey(scenario.check())) {
+                return scenario + ": the latest run of the scenario has no check " + scenario.check() + " (" + outcome.file() + ")";
+            }
+            return outcome.holds(scenario.check()) ? null : scenario + " did not hold in the latest conformance run: "
+                    + scenario.check() + " " + outcome.statusesById().get(scenario.check()) + " (" + outcome.file() + ")";
+        }
         if (!outcome.passed()) {
-            String why = outcome.substantiveSuccesses() == 0 && outcome.count("FAILURE") == 0
-                    ? "nothing but " + ConformanceResults.WIRE_SCHEMA_CHECK + " succeeded" : "not every check succeeded";
-            return scenario + " did not pass in the latest conformance run, " + why + ": " + outcome.describe();
+            String why = outcome.notHolding().isEmpty() ? "nothing but " + ConformanceResults.WIRE_SCHEMA_CHECK
+                    + " succeeded" : "checks that failed, warned or were only skipped: " + outcome.notHolding();
+            return scenario + " did not pass in the latest conformance run, " + why + " (" + outcome.file() + ")";
         }
         return null;
     }

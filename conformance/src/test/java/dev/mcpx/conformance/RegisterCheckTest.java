@@ -34,7 +34,7 @@ class RegisterCheckTest {
         context = CheckContext.fromSystemProperties();
         register = Register.load(context.register());
         reports = SurefireReports.read(context.root());
-        results = ConformanceResults.read(context.results());
+        results = ConformanceResults.read(context.results(), context.codeChanged());
         judge = new EvidenceJudge(context, new TestSources(context.root()), reports, results);
     }
 
@@ -173,7 +173,8 @@ class RegisterCheckTest {
         out.append("== open gaps (").append(gaps.size()).append("):\n");
         gaps.forEach(id -> out.append("   ").append(id).append('\n'));
         if (!judge.unverified().isEmpty()) {
-            out.append("== scenario evidence not verified (no conformance run for that leg; the row stands on its tests):\n");
+            out.append("== scenario evidence not verified (no current conformance results; the row stands on its tests;"
+                    + " conformance/check-register verifies them after conformance/run):\n");
             judge.unverified().forEach(u -> out.append("   ").append(u).append('\n'));
         }
         System.out.print(out);

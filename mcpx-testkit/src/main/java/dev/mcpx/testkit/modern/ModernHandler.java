@@ -144,7 +144,14 @@ final class ModernHandler extends Handler.Abstract {
         if (breakage != null) {
             broken(response, callback, events, breakage);
         } else if ("tools/call".equals(method) || upstream.sseForEverything) {
+            String chaos = params.path("arguments").path("chaos").asString("");
+            if (chaos.equals("unknown-id")) {
+                events.add(reply.deepCopy().put("id", "never-sent"));
+            }
             events.add(reply);
+            if (chaos.equals("duplicate")) {
+                events.add(reply);
+            }
             sse(response, callback, events);
         } else {
             json(response, callback, 200, reply);
