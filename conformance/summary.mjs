@@ -1,4 +1,4 @@
-// Reads DIR/{client,server}-REVISION/<scenario>-<timestamp>/checks.json (as conformance/run
+// Reads DIR/{client,server,server-via-legacy-upstream}-REVISION/<scenario>-<timestamp>/checks.json (as conformance/run
 // leaves them) and prints one Markdown row per scenario and revision; the newest run wins.
 // With --docs FILE it replaces the text between FILE's summary markers instead of printing.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -23,17 +23,18 @@ function* checkFiles(at) {
 
 const rows = new Map();
 for (const leg of readdirSync(dir).sort()) {
-    const match = /^(client|server)-(.+)$/.exec(leg);
+    const match = /^(client|server)(-via-legacy-upstream)?-(\d{4}-\d\d-\d\d)$/.exec(leg);
     if (!match || !statSync(join(dir, leg)).isDirectory()) {
         continue;
     }
-    const [, role, revision] = match;
+    const [, kind, via, revision] = match;
+    const role = via ? `${kind} via legacy upstream` : kind;
     for (const file of checkFiles(join(dir, leg))) {
         const run = relative(join(dir, leg), join(file, '..'));
         const stamp = /-(\d{4}-\d\d-\d\dT[\d-]+Z)$/.exec(run);
         const named = stamp ? run.slice(0, -stamp[0].length) : run;
         // the suite names a server scenario's directory server-<scenario>
-        const scenario = role === 'server' ? named.replace(/^server-/, '') : named;
+        const scenario = kind === 'server' ? named.replace(/^server-/, '') : named;
         const key = `${role} ${revision} ${scenario}`;
         if (rows.has(key) && rows.get(key).stamp > (stamp?.[1] ?? '')) {
             continue;
