@@ -177,6 +177,11 @@ class RegisterCheckTest {
                     + " conformance/check-register verifies them after conformance/run):\n");
             judge.unverified().forEach(u -> out.append("   ").append(u).append('\n'));
         }
+        if (!judge.pending().isEmpty()) {
+            out.append("== covered rows awaiting a conformance run (verified-by: conformance-run; conformance/check-register"
+                    + " --require-scenarios fails them until their scenarios pass):\n");
+            judge.pending().forEach(p -> out.append("   ").append(p).append('\n'));
+        }
         System.out.print(out);
     }
 }
