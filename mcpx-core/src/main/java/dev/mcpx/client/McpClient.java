@@ -143,12 +143,44 @@ public final class McpClient implements AutoCloseable {
     private void startListening() {
         ObjectNode filter = listenForChanges && mirrorsParamHeaders(transport)
                 ? ListenLoop.filterFor(server.capabilities()) : null;
-        if (filter == null) {
-            return;
+        if (filter != null) {
+            listenLoop().start();
         }
-        listenLoop = new ListenLoop(name, filter, params -> exchange(Methods.SUBSCRIPTIONS_LISTEN, params,
-                RequestOptions.defaults().withTimeout(LISTEN_TIMEOUT), new Attempt(server.protocolVersion())));
-        listenLoop.start();
+    }
+
+    private synchronized ListenLoop listenLoop() {
+        if (listenLoop == null) {
+            ObjectNode filter = listenForChanges ? ListenLoop.filterFor(server.capabilities()) : null;
+            listenLoop = new ListenLoop(name, filter, (params, cancellation) -> exchange(Methods.SUBSCRIPTIONS_LISTEN, params,
+                    RequestOptions.defaults().withTimeout(LISTEN_TIMEOUT).withCancellation(cancellation),
+                    new Attempt(server.protocolVersion())));
+        }
+        return listenLoop;
+    }
+
+    /**
+     * Asks for {@code notifications/resources/updated} on {@code uri}, delivered as
+     * {@link ClientEvent.ResourceUpdated}: on a modern upstream through the kept-open
+     * {@code subscriptions/listen}, on a legacy one with {@code resources/subscribe}.
+     */
+    public void subscribeResource(String uri) {
+        requireConnected();
+        if (era() == Era.MODERN) {
+            ListenLoop loop = listenLoop();
+            loop.watch(uri);
+            loop.startIfStopped();
+        } else {
+            request(Methods.RESOURCES_SUBSCRIBE, Json.object().put("uri", uri));
+        }
+    }
+
+    public void unsubscribeResource(String uri) {
+        requireConnected();
+        if (era() == Era.MODERN) {
+            listenLoop().unwatch(uri);
+        } else {
+            request(Methods.RESOURCES_UNSUBSCRIBE, Json.object().put("uri", uri));
+        }
     }
 
     private void connectOn(Transport candidate) {
@@ -263,9 +295,14 @@ public final class McpClient implements AutoCloseable {
                 }
                 JsonNode supported = e.error().data() == null ? null : e.error().data().path("supported");
                 ProtocolVersion chosen = chooseModern(supported);
-                if (chosen != null && chosen != offer) {
+                // a server that rejects a version it lists as supported gets one retry with that version
+                if (chosen != null && (chosen != offer || attempt == 0)) {
                     offer = chosen;
                     continue;
+                }
+                if (chosen != null) {
+                    throw new UpstreamUnavailableException(name + ": upstream refused protocol version " + offer
+                            + " twice while listing it as supported: " + supported);
                 }
                 if (pinnedVersion == null && listsLegacy(supported)) {
                     return false;
@@ -424,10 +461,13 @@ public final class McpClient implements AutoCloseable {
         JsonNode data = e.error().data();
         ProtocolVersion chosen = chooseModern(data == null ? null : data.path("supported"));
         ServerDescription current = server;
-        if (chosen == null || chosen == current.protocolVersion() || pinnedVersion != null) {
+        if (chosen == null || pinnedVersion != null && chosen != pinnedVersion) {
             return false;
         }
-        server = new ServerDescription(current.era(), chosen, current.serverInfo(), current.capabilities(), current.instructions());
+        // the same version again is a plain retry: the correction budget allows it once per request
+        if (chosen != current.protocolVersion()) {
+            server = new ServerDescription(current.era(), chosen, current.serverInfo(), current.capabilities(), current.instructions());
+        }
         return true;
     }
 
@@ -458,8 +498,9 @@ public final class McpClient implements AutoCloseable {
                 : cancellation.onCancel(reason -> pending.fail(id, new RequestCancelledException(reason)));
         Transport t = transport;
         Duration timeout = options.timeout() != null ? options.timeout() : requestTimeout;
+        long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            Outbound outbound = new Outbound(new Request(id, method, sent), paramHeaders(t, method, sent));
+            Outbound outbound = new Outbound(new Request(id, method, sent), paramHeaders(t, method, sent), timeout);
             if (Methods.INITIALIZE.equals(method)) {
                 t.send(outbound);
             } else {
@@ -468,7 +509,7 @@ public final class McpClient implements AutoCloseable {
                     t.send(outbound);
                 });
             }
-            JsonRpcMessage reply = await(waiter, timeout);
+            JsonRpcMessage reply = await(waiter, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             return switch (reply) {
                 case Result result -> result.result();
                 case ErrorResponse error -> throw new McpErrorException(error.error());
@@ -477,6 +518,9 @@ public final class McpClient implements AutoCloseable {
         } catch (TimeoutException e) {
             abandon(t, id, method, "timed out after " + timeout.toMillis() + " ms");
             throw new RequestTimeoutException(method, timeout);
+        } catch (RequestTimeoutException e) {
+            abandon(t, id, method, "timed out after " + timeout.toMillis() + " ms");
+            throw e;
         } catch (RequestCancelledException e) {
             abandon(t, id, method, e.getMessage());
             throw e;
@@ -509,7 +553,7 @@ public final class McpClient implements AutoCloseable {
         params.set("requestId", id.toJson());
         params.put("reason", reason);
         try {
-            t.send(Outbound.of(new Notification(Methods.CANCELLED, params)));
+            t.send(new Outbound(new Notification(Methods.CANCELLED, params), Map.of(), requestTimeout));
         } catch (McpException e) {
             log.debug("{}: could not send cancellation for {}: {}", name, id, e.getMessage());
         }
@@ -534,8 +578,9 @@ public final class McpClient implements AutoCloseable {
         return copy;
     }
 
+    /** Sends a notification; an upstream that takes it and never acknowledges it costs at most the request timeout. */
     public void notify(String method, ObjectNode params) {
-        transport.send(Outbound.of(new Notification(method, params)));
+        transport.send(new Outbound(new Notification(method, params), Map.of(), requestTimeout));
     }
 
     /** The upstream's tools (pagination drained), from cache while it is valid. */
@@ -759,7 +804,7 @@ public final class McpClient implements AutoCloseable {
                     "client failed to handle " + request.method() + ": " + e.getMessage()));
         }
         try {
-            transport.send(Outbound.of(reply));
+            transport.send(new Outbound(reply, Map.of(), requestTimeout));
         } catch (McpException e) {
             log.info("{}: could not answer {} {}: {}", name, request.method(), request.id(), e.getMessage());
         }
@@ -819,7 +864,8 @@ public final class McpClient implements AutoCloseable {
         return t == null ? Optional.empty() : t.pid();
     }
 
-    int pendingCount() {
+    /** Requests sent and not yet answered, failed or timed out: zero whenever the client is idle. */
+    public int pendingCount() {
         return pending.size();
     }
 
@@ -860,7 +906,7 @@ public final class McpClient implements AutoCloseable {
         private ServerRequestHandler serverRequests = ServerRequestHandler.pingOnly();
         private Consumer<ClientEvent> events = event -> { };
         private Map<String, Reissue> reissue = Map.of();
-        private boolean listenForChanges = true;
+        private boolean listenForChanges;
         private ProtocolVersion protocolVersion;
         private int maxMessageChars = JsonRpcCodec.DEFAULT_MAX_CHARS;
 
@@ -915,7 +961,8 @@ public final class McpClient implements AutoCloseable {
 
         /**
          * Whether a modern HTTP client keeps a {@code subscriptions/listen} open for the list
-         * changes the upstream advertises (default true).
+         * changes the upstream advertises. Off by default: the gateway's pool keeps its own
+         * (ChangeSubscription), and two streams per upstream would only cost a connection.
          */
         public Builder listenForChanges(boolean value) {
             this.listenForChanges = value;

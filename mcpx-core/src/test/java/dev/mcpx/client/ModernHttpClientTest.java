@@ -163,6 +163,41 @@ class ModernHttpClientTest {
     }
 
     @Test
+    void aRefusedDiscoverIsRetriedOnceWithTheVersionTheUpstreamLists() {
+        upstream.refuseVersion("server/discover", 1);
+
+        // a probe timeout under load would look like a legacy server: allow for a slow machine
+        client = builder().probeTimeout(Duration.ofSeconds(15)).build().connect();
+
+        assertThat(client.server().protocolVersion().wire()).isEqualTo("2026-07-28");
+        List<RecordedRequest> discovers = upstream.requests().stream()
+                .filter(r -> "server/discover".equals(r.rpcMethod())).toList();
+        assertThat(discovers).hasSize(2);
+        assertThat(new HashSet<>(discovers.stream().map(RecordedRequest::id).toList())).hasSize(2);
+    }
+
+    @Test
+    void aRefusedCallIsRetriedOnceWithANewIdAndRunsOnce() {
+        connect();
+        upstream.refuseVersion("tools/call", 1);
+
+        JsonNode result = client.callTool("read_only_tool", Json.object(), RequestOptions.defaults());
+
+        assertThat(result.path("isError").asBoolean(false)).isFalse();
+        assertThat(callsOf("read_only_tool")).hasSize(2);
+        assertThat(new HashSet<>(upstream.requestIds("read_only_tool"))).hasSize(2);
+        assertThat(upstream.executions("read_only_tool")).isEqualTo(1);
+    }
+
+    @Test
+    void anUpstreamThatKeepsRefusingAVersionItListsFailsAtConnect() {
+        upstream.refuseVersion("server/discover", 2);
+
+        assertThatThrownBy(() -> builder().probeTimeout(Duration.ofSeconds(15)).build().connect()).isInstanceOf(UpstreamUnavailableException.class)
+                .hasMessageContaining("refused protocol version 2026-07-28 twice");
+    }
+
+    @Test
     void anUpstreamWithNoVersionInCommonFailsClearlyAtConnectInsteadOfTryingLegacy() {
         upstream.supportedVersions("2099-01-01");
 

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 /** The client's subscriptions/listen: list changes reach the cache and the embedding code; lost streams come back. */
 class ModernSubscriptionTest {
 
+    private static final String README = "file:///docs/readme.md";
+
     private final List<ClientEvent> events = new CopyOnWriteArrayList<>();
     private ModernHttpUpstream upstream;
     private McpClient client;
@@ -37,7 +39,7 @@ class ModernSubscriptionTest {
 
     private void connect() {
         client = McpClient.builder(new UpstreamEndpoint.Http(upstream.url(), Map.of(), UpstreamEndpoint.HttpKind.STREAMABLE))
-                .name("modern").events(events::add).build().connect();
+                .name("modern").listenForChanges(true).events(events::add).build().connect();
     }
 
     @Test
@@ -85,6 +87,33 @@ class ModernSubscriptionTest {
 
         assertThat(upstream.listenRequests()).isEqualTo(1);
         assertThat(client.isOpen()).isTrue();
+    }
+
+    @Test
+    void aWatchedResourcesUpdatesArriveAfterTheStreamIsReopenedWithIt() {
+        connect();
+        await().until(() -> upstream.openSubscriptions() == 1);
+
+        client.subscribeResource(README);
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> upstream.listenRequests() == 2 && upstream.openSubscriptions() == 1);
+        upstream.pushResourceUpdated(README);
+        await().until(() -> events.stream().anyMatch(e -> e instanceof ClientEvent.ResourceUpdated u
+                && u.params().path("uri").asString().equals(README)));
+        assertThat(upstream.openSubscriptions()).isEqualTo(1);
+    }
+
+    @Test
+    void watchingAResourceOpensAStreamEvenWithoutListChanges() {
+        client = McpClient.builder(new UpstreamEndpoint.Http(upstream.url(), Map.of(), UpstreamEndpoint.HttpKind.STREAMABLE))
+                .name("modern").events(events::add).build().connect();
+        assertThat(upstream.listenRequests()).isZero();
+
+        client.subscribeResource(README);
+        await().until(() -> upstream.openSubscriptions() == 1);
+        upstream.pushResourceUpdated(README);
+
+        await().until(() -> events.stream().anyMatch(e -> e instanceof ClientEvent.ResourceUpdated));
     }
 
     @Test

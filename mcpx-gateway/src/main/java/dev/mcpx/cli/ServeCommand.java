@@ -63,6 +63,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         String bearer = token != null ? token : loaded.token().orElse(null);
         HttpFront http = HttpFront.start(gateway, address, bearer, HttpFront.DEFAULT_KEEP_ALIVE);
+        Runtime.getRuntime().addShutdownHook(new Thread(http::close, "mcpx-http-shutdown"));
         LOG.info("serving on {} (status at /status) with {} upstreams{}", http.mcpUri(), loaded.upstreams().size(),
                 bearer == null ? "" : ", bearer token required");
         System.err.println("mcpx: listening on " + http.mcpUri());

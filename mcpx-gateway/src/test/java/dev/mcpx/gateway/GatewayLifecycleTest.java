@@ -123,6 +123,32 @@ class GatewayLifecycleTest {
     }
 
     @Test
+    void aModernStdioHostHearsChangesOnItsSubscription() throws Exception {
+        gateway = Gateway.start(TestGateways.config(TestGateways.fake("one")), TestGateways.settings(), Map.of());
+        host = connect(gateway);
+        host.request("tools/list", null);
+        drain();
+        ObjectNode listen = Json.object();
+        listen.putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+                .putObject("io.modelcontextprotocol/clientCapabilities");
+        listen.putObject("notifications").put("toolsListChanged", true).put("promptsListChanged", true);
+        String id = host.send("subscriptions/listen", listen);
+        JsonNode ack = host.nextNotification(Duration.ofSeconds(5));
+        assertThat(ack.path("method").asString()).isEqualTo("notifications/subscriptions/acknowledged");
+        assertThat(ack.path("params").path("_meta").path("io.modelcontextprotocol/subscriptionId").asLong())
+                .isEqualTo(Long.parseLong(id));
+
+        gateway.reload(TestGateways.config(TestGateways.fake("one"), TestGateways.fake("two")));
+        boolean tagged = false;
+        for (JsonNode note = host.nextNotification(Duration.ofSeconds(20)); note != null && !tagged;
+                note = host.nextNotification(Duration.ofSeconds(5))) {
+            tagged = note.path("method").asString().equals("notifications/tools/list_changed")
+                    && note.path("params").path("_meta").path("io.modelcontextprotocol/subscriptionId").asLong() == Long.parseLong(id);
+        }
+        assertThat(tagged).isTrue();
+    }
+
+    @Test
     void largeCataloguesArePagedToHosts() throws Exception {
         gateway = Gateway.start(TestGateways.config(TestGateways.fake("a"), TestGateways.fake("b")),
                 TestGateways.settings().withPageSize(5), Map.of());

@@ -12,6 +12,7 @@ import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestCancelledException;
 import dev.mcpx.protocol.RequestId;
+import dev.mcpx.protocol.RequestTimeoutException;
 import dev.mcpx.protocol.SessionExpiredException;
 import dev.mcpx.protocol.StreamLostException;
 import dev.mcpx.protocol.UpstreamUnavailableException;
@@ -24,8 +25,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -93,7 +96,10 @@ final class LegacyHttpTransport implements Transport {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(codec.encode(message)));
         outbound.headers().forEach(builder::header);
-        HttpResponse<InputStream> response = exchange(builder.build());
+        if (outbound.timeout() != null) {
+            builder.timeout(outbound.timeout());
+        }
+        HttpResponse<InputStream> response = exchange(builder.build(), message);
         int status = response.statusCode();
         if (status / 100 != 2) {
             rejected(message, sentWith, status, ResponseBodies.readErrorBody(response.body()));
@@ -241,7 +247,6 @@ final class LegacyHttpTransport implements Transport {
         }
     }
 
-    // ---- shared with the stream readers
 
     LegacyHttpOptions options() {
         return options;
@@ -278,12 +283,17 @@ final class LegacyHttpTransport implements Transport {
         return http.sendAsync(builder.build(), slot.bodyHandler());
     }
 
-    private HttpResponse<InputStream> exchange(HttpRequest request) {
+    private HttpResponse<InputStream> exchange(HttpRequest request, JsonRpcMessage message) {
         try {
             return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RequestCancelledException("interrupted while sending to " + description());
+        } catch (HttpTimeoutException e) {
+            if (message instanceof Request r && !(e instanceof HttpConnectTimeoutException) && request.timeout().isPresent()) {
+                throw new RequestTimeoutException(r.method(), request.timeout().get());
+            }
+            throw new UpstreamUnavailableException(description() + " is unreachable: " + e, e);
         } catch (IOException e) {
             throw new UpstreamUnavailableException(description() + " is unreachable: " + e, e);
         }

@@ -8,7 +8,6 @@ import dev.mcpx.protocol.JsonRpcMessage;
 import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
 import dev.mcpx.protocol.JsonRpcMessage.Notification;
 import dev.mcpx.protocol.JsonRpcMessage.Request;
-import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.MalformedMessageException;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
@@ -78,7 +77,7 @@ public final class ModernHttpTransport implements Transport {
     private final HttpClient http;
     private final boolean ownsHttp;
     private final JsonRpcCodec codec;
-    private final int maxEventBytes;
+    private final ModernResponseReader reader;
     private final Map<RequestId, Exchange> exchanges = new ConcurrentHashMap<>();
     private volatile Consumer<TransportEvent> events;
     private volatile boolean closed;
@@ -127,7 +126,7 @@ public final class ModernHttpTransport implements Transport {
         this.http = http;
         this.ownsHttp = ownsHttp;
         this.codec = new JsonRpcCodec(maxMessageBytes);
-        this.maxEventBytes = maxMessageBytes;
+        this.reader = new ModernResponseReader(codec, maxMessageBytes, description(), this::emit);
     }
 
     private static HttpClient defaultClient(URI url) {
@@ -201,9 +200,9 @@ public final class ModernHttpTransport implements Transport {
             emit(error == null ? new TransportEvent.RequestFailed(id, new HttpStatusException(status, body))
                     : new TransportEvent.Received(new ErrorResponse(id, error)));
         } else if (mediaType(response).equals("text/event-stream")) {
-            readEventStream(id, exchange);
+            reader.readEventStream(id, exchange.body, () -> exchange.cancelled || closed);
         } else {
-            readJsonBody(id, exchange);
+            reader.readJsonBody(id, exchange.body, () -> exchange.cancelled || closed);
         }
     }
 
@@ -302,77 +301,6 @@ public final class ModernHttpTransport implements Transport {
         }
     }
 
-    private void readEventStream(RequestId id, Exchange exchange) {
-        String ending = "the response stream ended";
-        Throwable cause = null;
-        try (InputStream in = exchange.body) {
-            SseReader reader = new SseReader(in, maxEventBytes);
-            SseEvent event;
-            while ((event = reader.next()) != null) {
-                if (!"message".equals(event.event()) || event.data().isEmpty()) {
-                    continue;
-                }
-                if (deliver(id, event.data())) {
-                    return;
-                }
-            }
-        } catch (SseReader.SseLimitException e) {
-            ending = e.getMessage();
-            cause = e;
-        } catch (IOException e) {
-            ending = "the response stream failed: " + e;
-            cause = e;
-        }
-        lost(id, exchange, ending, cause);
-    }
-
-    private void readJsonBody(RequestId id, Exchange exchange) {
-        String body;
-        try (InputStream in = exchange.body) {
-            body = readLimited(in, codec.maxChars());
-        } catch (IOException e) {
-            lost(id, exchange, "the response body failed: " + e, e);
-            return;
-        }
-        if (body.isBlank()) {
-            lost(id, exchange, "the response body was empty", null);
-        } else if (!deliver(id, body)) {
-            lost(id, exchange, "the response body held no response to this request", null);
-        }
-    }
-
-    /** Delivers one message; true when it is the response to {@code id}. */
-    private boolean deliver(RequestId id, String text) {
-        JsonRpcMessage message;
-        try {
-            message = codec.decode(text);
-        } catch (MalformedMessageException e) {
-            emit(new TransportEvent.Undecodable(excerpt(text), e));
-            return false;
-        }
-        if (message instanceof Request request) {
-            // 2026-07-28 servers ask through MRTR results; a request here has no one to answer it
-            LOG.warn("{}: dropped {} request {} sent on a response stream", description(), request.method(), request.id());
-            return false;
-        }
-        if (message instanceof ErrorResponse error && error.id() == null) {
-            // an error without an id on this request's own stream can only be about this request
-            emit(new TransportEvent.Received(new ErrorResponse(id, error.error())));
-            return true;
-        }
-        emit(new TransportEvent.Received(message));
-        return message instanceof Result r && r.id().equals(id)
-                || message instanceof ErrorResponse e && id.equals(e.id());
-    }
-
-    private void lost(RequestId id, Exchange exchange, String ending, Throwable cause) {
-        if (exchange.cancelled || closed) {
-            return;
-        }
-        LOG.debug("{}: response stream for {} lost: {}", description(), id, ending);
-        emit(new TransportEvent.RequestFailed(id, new StreamLostException(id, ending, cause)));
-    }
-
     private void emit(TransportEvent event) {
         Consumer<TransportEvent> sink = events;
         if (sink == null) {
@@ -433,18 +361,6 @@ public final class ModernHttpTransport implements Transport {
         } catch (IOException e) {
             return "";
         }
-    }
-
-    private static String readLimited(InputStream in, int limit) throws IOException {
-        byte[] bytes = in.readNBytes(limit + 1);
-        if (bytes.length > limit) {
-            throw new IOException("response body exceeds the limit of " + limit + " bytes");
-        }
-        return new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    private static String excerpt(String text) {
-        return text.length() <= 200 ? text : text.substring(0, 200) + "...";
     }
 
     private static void closeQuietly(InputStream in) {

@@ -362,6 +362,14 @@ class ModernHttpTransportTest {
     }
 
     @Test
+    void aResponseIsNeverPosted() {
+        Result answer = new Result(RequestId.of("server-1"), Json.object());
+
+        assertThatThrownBy(() -> transport.send(Outbound.of(answer))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(upstream.requests()).isEmpty();
+    }
+
+    @Test
     void configuredHeadersCannotImpersonateProtocolHeaders() {
         UpstreamEndpoint.Http endpoint = new UpstreamEndpoint.Http(upstream.url(), Map.of("mcp-session-id", "x"),
                 UpstreamEndpoint.HttpKind.STREAMABLE);

@@ -59,7 +59,9 @@ class HttpListChangesTest {
         modern.client().sendAsync(modern.builder(body, "subscriptions/listen").build(), HttpResponse.BodyHandlers.ofLines())
                 .thenAccept(response -> response.body().forEach(modernLines::add));
         assertThat(awaitLine(modernLines, "notifications/subscriptions/acknowledged")).contains("\"sub-1\"");
-        Thread.sleep(300);
+        Thread.sleep(500);
+        legacyLines.clear();
+        modernLines.clear();
 
         gateway.reload(TestGateways.config(TestGateways.fake("one"), TestGateways.fake("two")));
 
@@ -83,6 +85,8 @@ class HttpListChangesTest {
                     .header("Mcp-Session-Id", legacy.sessionId()).GET().build(), HttpResponse.BodyHandlers.ofLines())
                     .thenAccept(response -> response.body().forEach(lines::add));
             await().atMost(Duration.ofSeconds(10)).until(() -> upstream.openSubscriptions() >= 1);
+            Thread.sleep(500);
+            lines.clear();
 
             upstream.putEchoTool("{\"name\": \"fresh_tool\", \"inputSchema\": {\"type\": \"object\"}}");
             upstream.pushToolsListChanged();

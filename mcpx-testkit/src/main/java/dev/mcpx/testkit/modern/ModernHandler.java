@@ -93,7 +93,8 @@ final class ModernHandler extends Handler.Abstract {
             error(response, callback, 400, id, -32020, "Header mismatch: " + mismatch.get(), null);
             return true;
         }
-        if (!upstream.supportedVersions.contains(version)) {
+        if (!upstream.supportedVersions.contains(version)
+                || upstream.takeVersionRefusal(method)) {
             ObjectNode data = FakeCatalogue.JSON.createObjectNode();
             upstream.supportedVersions.forEach(data.putArray("supported")::add);
             data.put("requested", version);
@@ -143,7 +144,14 @@ final class ModernHandler extends Handler.Abstract {
         if (breakage != null) {
             broken(response, callback, events, breakage);
         } else if ("tools/call".equals(method) || upstream.sseForEverything) {
+            String chaos = params.path("arguments").path("chaos").asString("");
+            if (chaos.equals("unknown-id")) {
+                events.add(reply.deepCopy().put("id", "never-sent"));
+            }
             events.add(reply);
+            if (chaos.equals("duplicate")) {
+                events.add(reply);
+            }
             sse(response, callback, events);
         } else {
             json(response, callback, 200, reply);

@@ -31,7 +31,8 @@ import tools.jackson.databind.node.ObjectNode;
  * inside {@code items}) and {@code mrtr_tool} (input_required, then complete); two resources,
  * one prompt, list results with {@code ttlMs}/{@code cacheScope}, and {@code subscriptions/listen}.
  * {@link #breakStream} makes a tool's or resource's next responses end before the response,
- * after the tool has run.
+ * after the tool has run. A tools/call whose arguments carry {@code "chaos": "duplicate"} gets its
+ * response event twice; {@code "chaos": "unknown-id"} gets a response to an id never sent first.
  */
 public final class ModernHttpUpstream implements AutoCloseable {
 
@@ -58,6 +59,7 @@ public final class ModernHttpUpstream implements AutoCloseable {
     volatile long ttlMs = 60_000;
     volatile boolean sseForEverything;
     volatile boolean refuseListen;
+    final Map<String, AtomicInteger> versionRefusals = new ConcurrentHashMap<>();
 
     private final Server server;
     private final URI url;
@@ -119,6 +121,21 @@ public final class ModernHttpUpstream implements AutoCloseable {
     public ModernHttpUpstream breakStream(String name, int times, BreakMode mode) {
         breakages.put(name, new Breakage(times, mode));
         return this;
+    }
+
+    /**
+     * Refuse the next {@code times} {@code rpcMethod} requests with -32022 although their version
+     * is supported, listing the supported versions, as the conformance suite's request-metadata
+     * mock does.
+     */
+    public ModernHttpUpstream refuseVersion(String rpcMethod, int times) {
+        versionRefusals.put(rpcMethod, new AtomicInteger(times));
+        return this;
+    }
+
+    boolean takeVersionRefusal(String rpcMethod) {
+        AtomicInteger left = versionRefusals.get(rpcMethod);
+        return left != null && left.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
     }
 
     /** Answer {@code subscriptions/listen} with 404 and -32601, as a server without subscriptions does. */

@@ -1,9 +1,14 @@
 package dev.mcpx.testkit.stdio;
 
 import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,6 +34,13 @@ import tools.jackson.databind.node.ObjectNode;
  * tools/call this process has executed, counting this one), {@code cancellations} (how many
  * {@code notifications/cancelled} this process has received), {@code fail} {why} (a tool result
  * with {@code isError: true} and an unknown field {@code x-extra}).
+ *
+ * <p>Chaos, for soak tests: {@code --ledger FILE} appends one line with the tool's name to FILE
+ * for every tools/call executed, so executions can be counted across restarts and SIGKILLs.
+ * Any tool call may carry a {@code chaos} argument: {@code garbage} (a non-JSON line first),
+ * {@code oversized} (a line of {@code size} bytes first), {@code duplicate} (the response twice),
+ * {@code unknown-id} (a response to an id never sent first), {@code never} (executes, never
+ * answers), {@code slow} (waits {@code delay} ms first).
  */
 public final class StdioFakeServer {
 
@@ -41,9 +53,12 @@ public final class StdioFakeServer {
     private final boolean garbage;
     private final AtomicLong toolCalls = new AtomicLong();
     private final AtomicLong cancellations = new AtomicLong();
+    private final AtomicLong unknownIds = new AtomicLong();
+    private final Path ledger;
 
-    private StdioFakeServer(PrintStream out, boolean modern, boolean silentProbe, boolean garbage) {
+    private StdioFakeServer(PrintStream out, boolean modern, boolean silentProbe, boolean garbage, Path ledger) {
         this.out = out;
+        this.ledger = ledger;
         this.modern = modern;
         this.silentProbe = silentProbe;
         this.garbage = garbage;
@@ -64,18 +79,20 @@ public final class StdioFakeServer {
         boolean modern = false;
         boolean silentProbe = false;
         boolean garbage = false;
+        Path ledger = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--era" -> modern = "modern".equals(args[++i]);
                 case "--silent-probe" -> silentProbe = true;
                 case "--garbage" -> garbage = true;
+                case "--ledger" -> ledger = Path.of(args[++i]);
                 case "--stderr" -> System.err.println(args[++i]);
                 case "--start-delay" -> Thread.sleep(Long.parseLong(args[++i]));
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]);
             }
         }
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
-        StdioFakeServer server = new StdioFakeServer(out, modern, silentProbe, garbage);
+        StdioFakeServer server = new StdioFakeServer(out, modern, silentProbe, garbage, ledger);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
         while ((line = in.readLine()) != null) {
@@ -105,17 +122,46 @@ public final class StdioFakeServer {
         try {
             JsonNode result = answer(method, params, id);
             if (result != null) {
-                if (garbage) {
+                String chaos = params.path("arguments").path("chaos").asString("");
+                if (garbage || chaos.equals("garbage")) {
                     writeRaw("this is not json {");
+                }
+                if (!misbehave(chaos, params.path("arguments"))) {
+                    return;
                 }
                 ObjectNode reply = NODES.objectNode().put("jsonrpc", "2.0");
                 reply.set("id", id);
                 reply.set("result", result);
                 write(reply);
+                if (chaos.equals("duplicate")) {
+                    write(reply);
+                }
             }
         } catch (ToolError e) {
             write(error(id, e.code, e.getMessage()));
         }
+    }
+
+    /** What a {@code chaos} argument does before the answer; false: no answer at all. */
+    private boolean misbehave(String chaos, JsonNode args) {
+        switch (chaos) {
+            case "oversized" -> writeRaw("{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":\""
+                    + "y".repeat(args.path("size").asInt(1024 * 1024)) + "\"}");
+            case "unknown-id" -> {
+                ObjectNode stray = NODES.objectNode().put("jsonrpc", "2.0")
+                        .put("id", "never-sent-" + unknownIds.incrementAndGet());
+                stray.putObject("result");
+                write(stray);
+            }
+            case "slow" -> sleep(args.path("delay").asLong(500));
+            case "never" -> {
+                return false;
+            }
+            default -> {
+                // no chaos asked for
+            }
+        }
+        return true;
     }
 
     private JsonNode answer(String method, ObjectNode params, JsonNode id) {
@@ -168,6 +214,7 @@ public final class StdioFakeServer {
         long count = toolCalls.incrementAndGet();
         JsonNode args = params.path("arguments");
         String name = params.path("name").asString("");
+        noteExecution(name);
         return switch (name) {
             case "echo" -> text("Echo: " + args.path("text").asString(""));
             case "add" -> text(Long.toString(args.path("a").asLong() + args.path("b").asLong()));
@@ -204,6 +251,18 @@ public final class StdioFakeServer {
             }
             default -> throw new ToolError(-32602, "Unknown tool: " + name);
         };
+    }
+
+    private synchronized void noteExecution(String tool) {
+        if (ledger == null) {
+            return;
+        }
+        try {
+            Files.writeString(ledger, tool + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static ObjectNode text(String value) {

@@ -1,0 +1,70 @@
+package dev.mcpx.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mcpx.protocol.Json;
+import dev.mcpx.protocol.RequestTimeoutException;
+import dev.mcpx.testkit.chaos.ChaosProxy;
+import dev.mcpx.testkit.chaos.FaultPlan;
+import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
+import dev.mcpx.testkit.modern.ModernHttpUpstream;
+import dev.mcpx.transport.UpstreamEndpoint;
+import java.net.URI;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * An upstream that accepts a request and never sends a byte back must cost the caller its
+ * request timeout, not its thread: the chaos soak found callers (and, on legacy, the session
+ * recovery lock) waiting forever for the status line.
+ */
+@Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class StalledUpstreamTest {
+
+    private static final FaultPlan STALL_EVERYTHING = new FaultPlan(1, 0, 100, 0, 0, 0);
+    private static final Duration TIMEOUT = Duration.ofSeconds(1);
+
+    @Test
+    void aModernRequestToAStalledUpstreamTimesOut() throws Exception {
+        try (ModernHttpUpstream upstream = ModernHttpUpstream.start();
+             ChaosProxy proxy = ChaosProxy.start(upstream.url(), FaultPlan.none());
+             McpClient client = connect(proxy.url(upstream.url()))) {
+            stall(proxy);
+            assertTimesOutPromptly(client, "read_only_tool");
+            assertThat(client.pendingCount()).isZero();
+        }
+    }
+
+    @Test
+    void aLegacyRequestToAStalledUpstreamTimesOut() throws Exception {
+        try (LegacyHttpUpstream upstream = LegacyHttpUpstream.started().listenStream(false);
+             ChaosProxy proxy = ChaosProxy.start(upstream.url(), FaultPlan.none());
+             McpClient client = connect(proxy.url(upstream.url()))) {
+            stall(proxy);
+            assertTimesOutPromptly(client, "echo");
+            assertThat(client.pendingCount()).isZero();
+        }
+    }
+
+    private static McpClient connect(URI url) {
+        McpClient client = McpClient.builder(UpstreamEndpoint.Http.of(url.toString())).name("stalled")
+                .requestTimeout(TIMEOUT).build();
+        client.connect();
+        return client;
+    }
+
+    private static void stall(ChaosProxy proxy) throws InterruptedException {
+        proxy.plan(STALL_EVERYTHING);
+        proxy.dropConnections();
+        Thread.sleep(300);
+    }
+
+    private static void assertTimesOutPromptly(McpClient client, String tool) {
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> client.callTool(tool, Json.object().put("text", "hi"), RequestOptions.defaults()))
+                .isInstanceOf(RequestTimeoutException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(TIMEOUT.multipliedBy(5));
+    }
+}
