@@ -169,7 +169,7 @@ class RegisterCheckTest {
         out.append("\n== conformance register: ").append(register.rows().size()).append(" rows ").append(byStatus).append('\n');
         byRole.forEach((role, counts) -> out.append("   ").append(role).append(": ").append(counts).append('\n'));
         out.append("   surefire reports read: ").append(reports.files())
-                .append(results.isEmpty() ? "; no conformance results under " + context.results() : "").append('\n');
+                .append(results.isEmpty() ? "; no current conformance results under " + context.results() : "").append('\n');
         out.append("== open gaps (").append(gaps.size()).append("):\n");
         gaps.forEach(id -> out.append("   ").append(id).append('\n'));
         if (!judge.unverified().isEmpty()) {
