@@ -82,6 +82,33 @@ class CheckerSelfTest {
     }
 
     @Test
+    void theDocsMustCiteExistingRowsWithTheirStatusAndTestsThatHold() throws IOException {
+        write("m/src/test/java/a/b/CTest.java", "class CTest { void fine() {} }");
+        write("m/target/surefire-reports/TEST-a.b.CTest.xml",
+                "<testsuite name=\"a.b.CTest\"><testcase name=\"fine\" classname=\"a.b.CTest\"/></testsuite>");
+        write("docs/transports.md", """
+                | TR-29 | restart | `streamable-http-client-reinit-on-404` (covered) |
+                | TR-30 | x | `streamable-http-client-reinit-on-404` (gap), `no-such-row` (covered) |
+                | TR-30 | twice | proven by `a.b.CTest#fine` and `a.b.CTest#gone` |
+                """);
+        write("docs/process-model.md", "| PM-06 | broken streams | nothing cited here |\n");
+        Requirement reinit = new Requirement("streamable-http-client-reinit-on-404", "2025-11-25", "p", "S", "MUST", "s",
+                "client", Requirement.Status.COVERED, List.of(), List.of(), null, null, null, false);
+
+        List<String> problems = CompareDocs.read(dir.resolve("docs"))
+                .problems(java.util.Map.of(reinit.id(), reinit), judge(SurefireReports.read(dir), null));
+
+        assertThat(problems).anyMatch(p -> p.contains("`streamable-http-client-reinit-on-404` (gap): the register says covered"))
+                .anyMatch(p -> p.contains("`no-such-row` (covered): no such register row"))
+                .anyMatch(p -> p.contains("a.b.CTest#gone does not exist"))
+                .anyMatch(p -> p.contains("TR-30 appears twice"))
+                .anyMatch(p -> p.contains("process-model.md: cites no register row"))
+                .anyMatch(p -> p.contains("no table row PM-06 citing `streamable-http-client-reissue-broken-request`"))
+                .noneMatch(p -> p.contains("TR-29"))
+                .noneMatch(p -> p.contains("a.b.CTest#fine"));
+    }
+
+    @Test
     void everyInvocationOfACitedTestMustPass() throws IOException {
         write("mcpx-core/target/surefire-reports/TEST-a.b.CTest.xml", """
                 <testsuite name="a.b.CTest">
