@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  *     the register alone (never in CI)</li>
  * <li>{@code mcpx.register.requireScenarios=true}: every cited scenario must have current results;
  *     rows marked {@code verified-by: conformance-run} are no longer allowed to wait (the last check
- *     of .ci/run, after every conformance leg ran)</li>
+ *     of bin/test, after every conformance leg ran)</li>
  * </ul>
  */
 record CheckContext(Path root, Path register, Path specRoot, Path results, Path compareDocs, Instant buildStart,
