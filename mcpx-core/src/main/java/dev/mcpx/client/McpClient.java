@@ -16,6 +16,7 @@ import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.MetaKeys;
+import dev.mcpx.protocol.ParamHeaders;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestCancelledException;
@@ -59,6 +60,8 @@ import tools.jackson.databind.node.ObjectNode;
 public final class McpClient implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(McpClient.class);
+    /** A subscription lives until either side ends it; the request timeout does not apply. */
+    private static final Duration LISTEN_TIMEOUT = Duration.ofDays(3650);
 
     private final String name;
     private final UpstreamEndpoint endpoint;
@@ -72,6 +75,7 @@ public final class McpClient implements AutoCloseable {
     private final Consumer<ClientEvent> events;
     private final ReissuePolicy reissuePolicy;
     private final ProtocolVersion pinnedVersion;
+    private final boolean listenForChanges;
 
     private final PendingRequests pending = new PendingRequests();
     private final SessionRecovery sessions = new SessionRecovery();
@@ -81,6 +85,7 @@ public final class McpClient implements AutoCloseable {
     private final Map<String, ToolDescriptor> toolsByName = new ConcurrentHashMap<>();
 
     private volatile Transport transport;
+    private volatile ListenLoop listenLoop;
     private volatile ServerDescription server;
     private volatile McpException closedBy;
     private volatile boolean closed;
@@ -98,6 +103,7 @@ public final class McpClient implements AutoCloseable {
         this.events = builder.events;
         this.reissuePolicy = new ReissuePolicy(builder.reissue);
         this.pinnedVersion = builder.protocolVersion;
+        this.listenForChanges = builder.listenForChanges;
     }
 
     public static Builder builder(UpstreamEndpoint endpoint) {
@@ -125,7 +131,56 @@ public final class McpClient implements AutoCloseable {
             connectOn(opener.open(endpoint, Wire.STDIO));
         }
         log.debug("{}: connected, {} {} via {}", name, server.era(), server.protocolVersion(), transport.kind().label());
+        startListening();
         return this;
+    }
+
+    /**
+     * Modern HTTP has no GET stream: list changes come on a {@code subscriptions/listen} that
+     * this client keeps open, when the upstream advertises any. Notifications on it reach
+     * {@link #onNotification} like any other.
+     */
+    private void startListening() {
+        ObjectNode filter = listenForChanges && mirrorsParamHeaders(transport)
+                ? ListenLoop.filterFor(server.capabilities()) : null;
+        if (filter != null) {
+            listenLoop().start();
+        }
+    }
+
+    private synchronized ListenLoop listenLoop() {
+        if (listenLoop == null) {
+            ObjectNode filter = listenForChanges ? ListenLoop.filterFor(server.capabilities()) : null;
+            listenLoop = new ListenLoop(name, filter, (params, cancellation) -> exchange(Methods.SUBSCRIPTIONS_LISTEN, params,
+                    RequestOptions.defaults().withTimeout(LISTEN_TIMEOUT).withCancellation(cancellation),
+                    new Attempt(server.protocolVersion())));
+        }
+        return listenLoop;
+    }
+
+    /**
+     * Asks for {@code notifications/resources/updated} on {@code uri}, delivered as
+     * {@link ClientEvent.ResourceUpdated}: on a modern upstream through the kept-open
+     * {@code subscriptions/listen}, on a legacy one with {@code resources/subscribe}.
+     */
+    public void subscribeResource(String uri) {
+        requireConnected();
+        if (era() == Era.MODERN) {
+            ListenLoop loop = listenLoop();
+            loop.watch(uri);
+            loop.startIfStopped();
+        } else {
+            request(Methods.RESOURCES_SUBSCRIBE, Json.object().put("uri", uri));
+        }
+    }
+
+    public void unsubscribeResource(String uri) {
+        requireConnected();
+        if (era() == Era.MODERN) {
+            listenLoop().unwatch(uri);
+        } else {
+            request(Methods.RESOURCES_UNSUBSCRIBE, Json.object().put("uri", uri));
+        }
     }
 
     private void connectOn(Transport candidate) {
@@ -153,8 +208,13 @@ public final class McpClient implements AutoCloseable {
         if (tryModern) {
             Transport modern = opener.open(http, Wire.MODERN_HTTP);
             attach(modern);
-            if (discover(probeTimeout)) {
-                return;
+            try {
+                if (discover(probeTimeout)) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                detach(modern);
+                throw e;
             }
             detach(modern);
             if (pinnedVersion != null) {
@@ -233,17 +293,42 @@ public final class McpClient implements AutoCloseable {
                 if (e.code() != ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION) {
                     return false;
                 }
-                ProtocolVersion chosen = chooseModern(e.error().data() == null ? null : e.error().data().path("supported"));
-                if (chosen == null || chosen == offer) {
+                JsonNode supported = e.error().data() == null ? null : e.error().data().path("supported");
+                ProtocolVersion chosen = chooseModern(supported);
+                // a server that rejects a version it lists as supported gets one retry with that version
+                if (chosen != null && (chosen != offer || attempt == 0)) {
+                    offer = chosen;
+                    continue;
+                }
+                if (chosen != null) {
+                    throw new UpstreamUnavailableException(name + ": upstream refused protocol version " + offer
+                            + " twice while listing it as supported: " + supported);
+                }
+                if (pinnedVersion == null && listsLegacy(supported)) {
                     return false;
                 }
-                offer = chosen;
+                // a recognised modern error proves a modern server: falling back to initialize would only confuse
+                throw new UpstreamUnavailableException(name + ": upstream supports protocol versions " + supported
+                        + ", none of which mcpx speaks (" + ProtocolVersion.ofEra(Era.MODERN) + " and "
+                        + ProtocolVersion.ofEra(Era.LEGACY) + ")");
             } catch (RequestTimeoutException | HttpStatusException e) {
                 return false;
             } catch (StreamLostException e) {
                 if (attempt == 1) {
                     throw e;
                 }
+            }
+        }
+        return false;
+    }
+
+    private static boolean listsLegacy(JsonNode supported) {
+        if (supported == null || !supported.isArray()) {
+            return false;
+        }
+        for (JsonNode v : supported) {
+            if (v.isString() && ProtocolVersion.fromWire(v.asString()).filter(p -> p.era() == Era.LEGACY).isPresent()) {
+                return true;
             }
         }
         return false;
@@ -326,7 +411,7 @@ public final class McpClient implements AutoCloseable {
                 recoverSession(attempt.generation, e.sessionId());
             } catch (StreamLostException e) {
                 if (!budget.mayReissue() || era() != Era.MODERN
-                        || !reissuePolicy.allows(method, current, this::toolForReissue)) {
+                        || !reissuePolicy.allows(method, current, this::lookUpTool)) {
                     throw e;
                 }
                 budget = budget.afterReissue();
@@ -376,10 +461,13 @@ public final class McpClient implements AutoCloseable {
         JsonNode data = e.error().data();
         ProtocolVersion chosen = chooseModern(data == null ? null : data.path("supported"));
         ServerDescription current = server;
-        if (chosen == null || chosen == current.protocolVersion() || pinnedVersion != null) {
+        if (chosen == null || pinnedVersion != null && chosen != pinnedVersion) {
             return false;
         }
-        server = new ServerDescription(current.era(), chosen, current.serverInfo(), current.capabilities(), current.instructions());
+        // the same version again is a plain retry: the correction budget allows it once per request
+        if (chosen != current.protocolVersion()) {
+            server = new ServerDescription(current.era(), chosen, current.serverInfo(), current.capabilities(), current.instructions());
+        }
         return true;
     }
 
@@ -412,7 +500,7 @@ public final class McpClient implements AutoCloseable {
         Duration timeout = options.timeout() != null ? options.timeout() : requestTimeout;
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            Outbound outbound = new Outbound(new Request(id, method, sent), Map.of(), timeout);
+            Outbound outbound = new Outbound(new Request(id, method, sent), paramHeaders(t, method, sent), timeout);
             if (Methods.INITIALIZE.equals(method)) {
                 t.send(outbound);
             } else {
@@ -554,6 +642,9 @@ public final class McpClient implements AutoCloseable {
             String next = Json.text(page, "nextCursor");
             cursor = next == null || next.isEmpty() || next.equals(cursor) ? null : next;
         } while (cursor != null && ++pages < 10_000);
+        if (Methods.TOOLS_LIST.equals(method) && mirrorsParamHeaders(transport)) {
+            items.removeIf(this::breaksParamHeaderRules);
+        }
         if (Methods.TOOLS_LIST.equals(method)) {
             Map<String, ToolDescriptor> byName = new HashMap<>();
             items.forEach(item -> {
@@ -569,8 +660,41 @@ public final class McpClient implements AutoCloseable {
         return items;
     }
 
+    /** Modern Streamable HTTP mirrors x-mcp-header parameters into headers; other wires may ignore them. */
+    private boolean mirrorsParamHeaders(Transport t) {
+        return era() == Era.MODERN && t != null && t.kind() == TransportKind.STREAMABLE_HTTP;
+    }
+
+    /** The spec says a tool whose x-mcp-header annotations break the rules is left out, with a warning. */
+    private boolean breaksParamHeaderRules(ObjectNode tool) {
+        try {
+            ParamHeaders.of(tool.get("inputSchema"));
+            return false;
+        } catch (ParamHeaders.InvalidParamHeaderException e) {
+            log.warn("{}: leaving out tool {}: {}", name, Json.text(tool, "name"), e.getMessage());
+            return true;
+        }
+    }
+
+    /** The {@code Mcp-Param-*} headers of a modern {@code tools/call}, from the tool's last known schema. */
+    private Map<String, String> paramHeaders(Transport t, String method, ObjectNode params) {
+        if (!Methods.TOOLS_CALL.equals(method) || !mirrorsParamHeaders(t)) {
+            return Map.of();
+        }
+        String tool = Json.text(params, "name");
+        ToolDescriptor descriptor = tool == null ? null : lookUpTool(tool);
+        if (descriptor == null) {
+            return Map.of();
+        }
+        try {
+            return ParamHeaders.of(descriptor.inputSchema()).headersFor(params.get("arguments"));
+        } catch (ParamHeaders.InvalidParamHeaderException e) {
+            return Map.of();
+        }
+    }
+
     /** The tool's last known descriptor; when unknown, refreshes the list once to find out. */
-    private ToolDescriptor toolForReissue(String tool) {
+    private ToolDescriptor lookUpTool(String tool) {
         ToolDescriptor known = toolsByName.get(tool);
         if (known != null) {
             return known;
@@ -579,7 +703,7 @@ public final class McpClient implements AutoCloseable {
             lists.invalidate(Methods.TOOLS_LIST);
             listTools();
         } catch (McpException e) {
-            log.info("{}: could not refresh tools to judge a re-issue of {}: {}", name, tool, e.getMessage());
+            log.info("{}: could not refresh tools to look up {}: {}", name, tool, e.getMessage());
             return null;
         }
         return toolsByName.get(tool);
@@ -748,6 +872,10 @@ public final class McpClient implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        ListenLoop loop = listenLoop;
+        if (loop != null) {
+            loop.stop();
+        }
         Transport t = transport;
         if (t != null) {
             t.close();
@@ -778,6 +906,7 @@ public final class McpClient implements AutoCloseable {
         private ServerRequestHandler serverRequests = ServerRequestHandler.pingOnly();
         private Consumer<ClientEvent> events = event -> { };
         private Map<String, Reissue> reissue = Map.of();
+        private boolean listenForChanges;
         private ProtocolVersion protocolVersion;
         private int maxMessageChars = JsonRpcCodec.DEFAULT_MAX_CHARS;
 
@@ -827,6 +956,16 @@ public final class McpClient implements AutoCloseable {
         /** The operator's per-tool re-issue overrides (config {@code reissue}). */
         public Builder reissue(Map<String, Reissue> overrides) {
             this.reissue = Map.copyOf(overrides);
+            return this;
+        }
+
+        /**
+         * Whether a modern HTTP client keeps a {@code subscriptions/listen} open for the list
+         * changes the upstream advertises. Off by default: the gateway's pool keeps its own
+         * (ChangeSubscription), and two streams per upstream would only cost a connection.
+         */
+        public Builder listenForChanges(boolean value) {
+            this.listenForChanges = value;
             return this;
         }
 

@@ -29,6 +29,7 @@ class EraDetectionTest {
             assertThat(client.listTools()).isNotEmpty();
             assertThat(upstream.calls("initialize")).isZero();
             assertThat(upstream.headerMismatches()).isZero();
+            assertThat(upstream.violations()).as("no GET, DELETE, session or resume headers").isEmpty();
         }
     }
 
@@ -39,6 +40,7 @@ class EraDetectionTest {
             assertThat(client.server().protocolVersion()).isEqualTo(ProtocolVersion.V2025_11_25);
             assertThat(client.isOpen()).isTrue();
             assertThat(client.listTools()).isNotEmpty();
+            assertThat(upstream.initializeCount()).isEqualTo(1);
         }
     }
 }

@@ -10,8 +10,15 @@ import dev.mcpx.protocol.StreamLostException;
 import dev.mcpx.testkit.modern.ModernHttpUpstream;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -141,6 +148,39 @@ class StreamReissueTest {
 
         assertThatThrownBy(() -> call("read_only_tool")).isInstanceOf(StreamLostException.class);
         assertThat(upstream.executions("read_only_tool")).isEqualTo(1);
+    }
+
+    /**
+     * 20 concurrent calls while the next 20 responses break, re-issues included: whichever
+     * attempts the breaks hit, no call runs more than twice, every failure is a stream loss,
+     * every attempt has its own id, and the counts add up.
+     */
+    @Test
+    void concurrentBrokenCallsRecoverIndependently() throws Exception {
+        connect(Map.of());
+        client.listTools();
+        upstream.breakStream("read_only_tool", 20);
+        List<Future<JsonNode>> calls = new ArrayList<>();
+        int failures = 0;
+
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 20; i++) {
+                calls.add(threads.submit(() -> call("read_only_tool")));
+            }
+            for (Future<JsonNode> call : calls) {
+                try {
+                    assertThat(text(call.get(20, TimeUnit.SECONDS))).startsWith("read_only_tool execution ");
+                } catch (ExecutionException e) {
+                    assertThat(e.getCause()).isInstanceOf(StreamLostException.class);
+                    failures++;
+                }
+            }
+        }
+
+        long reissues = client.counters().snapshot().reissues();
+        assertThat(reissues + failures).as("every break hit one attempt").isEqualTo(20);
+        assertThat(upstream.executions("read_only_tool")).isEqualTo(20 + (int) reissues);
+        assertThat(distinctIds("read_only_tool")).isEqualTo(20 + (int) reissues);
     }
 
     @Test

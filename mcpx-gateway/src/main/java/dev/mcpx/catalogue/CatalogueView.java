@@ -84,14 +84,15 @@ record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> t
         return copy;
     }
 
-    /** The upstream that owns {@code uri}: listed exactly, else the first template that fits. */
+    /** The upstream that owns {@code uri}: listed exactly, else the first template that is it or fits it. */
     Route resource(String uri) {
         Route listed = resources.get(uri);
         if (listed != null) {
             return listed;
         }
         for (Map.Entry<UriTemplate, String> template : templates) {
-            if (template.getKey().matches(uri)) {
+            // a completion ref names the template itself
+            if (template.getKey().template().equals(uri) || template.getKey().matches(uri)) {
                 return new Route(template.getValue(), uri);
             }
         }

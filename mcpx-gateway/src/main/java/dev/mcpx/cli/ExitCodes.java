@@ -13,6 +13,7 @@ final class ExitCodes {
         return switch (failure) {
             case ConfigException e -> Main.USAGE;
             case UsageException e -> Main.USAGE;
+            case picocli.CommandLine.ParameterException e -> Main.USAGE;
             case McpException e -> Main.MCP_ERROR;
             default -> Main.MCP_ERROR;
         };

@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code mcpx} command line. Exit codes: 0 success, 1 MCP or tool error, 2 usage or config error. */
 @Command(name = "mcpx", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "A dual-era MCP gateway that heals stale upstreams.",
-        subcommands = {ServeCommand.class, ToolsCommand.class, CallCommand.class, ProbeCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ServeCommand.class, ToolsCommand.class, CallCommand.class, ProbeCommand.class,
+                ConformanceClientCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     static final int OK = 0;

@@ -34,8 +34,9 @@ final class ServeCommand implements Callable<Integer> {
         @Option(names = "--stdio", description = "Serve one host on stdin/stdout (the default).")
         boolean stdio;
 
-        @Option(names = "--http", paramLabel = "HOST:PORT",
-                description = "Serve hosts at http://HOST:PORT/mcp (both protocol eras) and /status.")
+        @Option(names = "--http", paramLabel = "HOST:PORT", arity = "0..1", fallbackValue = "",
+                description = "Serve hosts at http://HOST:PORT/mcp (both protocol eras) and /status. "
+                        + "Without HOST:PORT: mcpx.http from the config, else 127.0.0.1:8080.")
         String http;
     }
 
@@ -45,12 +46,12 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        // stdout belongs to MCP: anything that prints by accident goes to stderr instead
-        PrintStream mcpOut = new PrintStream(new FileOutputStream(FileDescriptor.out), true);
-        System.setOut(System.err);
         Logging.setRoot(System.getenv().getOrDefault("MCPX_LOG", "INFO"));
         GatewayConfig loaded = config.load();
         InetSocketAddress address = httpAddress(loaded);
+        // stdout belongs to MCP: anything that prints by accident goes to stderr instead
+        PrintStream mcpOut = new PrintStream(new FileOutputStream(FileDescriptor.out), true);
+        System.setOut(System.err);
         String version = new Main.Version().getVersion()[0].replace("mcpx ", "");
         Gateway gateway = Gateway.start(loaded, Gateway.Settings.defaults(version), System.getenv());
         Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "mcpx-shutdown"));
@@ -62,6 +63,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         String bearer = token != null ? token : loaded.token().orElse(null);
         HttpFront http = HttpFront.start(gateway, address, bearer, HttpFront.DEFAULT_KEEP_ALIVE);
+        Runtime.getRuntime().addShutdownHook(new Thread(http::close, "mcpx-http-shutdown"));
         LOG.info("serving on {} (status at /status) with {} upstreams{}", http.mcpUri(), loaded.upstreams().size(),
                 bearer == null ? "" : ", bearer token required");
         System.err.println("mcpx: listening on " + http.mcpUri());
@@ -73,10 +75,10 @@ final class ServeCommand implements Callable<Integer> {
         if (front == null || front.stdio) {
             return null;
         }
-        if (front.http != null) {
+        if (!front.http.isEmpty()) {
             return HostPort.parse(front.http).orElseThrow(() ->
                     new UsageException("--http must be HOST:PORT (e.g. 127.0.0.1:8080), not \"" + front.http + "\""));
         }
-        return loaded.http().orElse(null);
+        return loaded.http().orElse(new InetSocketAddress("127.0.0.1", 8080));
     }
 }

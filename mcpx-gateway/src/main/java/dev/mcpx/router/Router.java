@@ -4,12 +4,17 @@ import dev.mcpx.catalogue.Catalogue;
 import dev.mcpx.catalogue.Route;
 import dev.mcpx.client.RequestOptions;
 import dev.mcpx.pool.Pool;
+import dev.mcpx.pool.Upstream;
+import dev.mcpx.pool.UpstreamState;
+import dev.mcpx.pool.UpstreamStatus;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcError;
 import dev.mcpx.protocol.McpErrorException;
+import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
+import dev.mcpx.protocol.UpstreamUnavailableException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;
@@ -68,13 +73,13 @@ public final class Router {
         return pool.require(route.upstream()).request(call.method(), upstreamRequest, options);
     }
 
-    private static Route named(ObjectNode hostRequest, ObjectNode upstreamRequest,
+    private Route named(ObjectNode hostRequest, ObjectNode upstreamRequest,
                                Function<String, Optional<Route>> lookup, String what) {
         String name = Json.text(hostRequest, "name");
         if (name == null) {
             throw invalidParams("params.name must be the " + what + "'s name");
         }
-        Route route = lookup.apply(name).orElseThrow(() -> invalidParams("Unknown " + what + ": " + name));
+        Route route = lookup.apply(name).orElseThrow(() -> unknown(what, name));
         upstreamRequest.put("name", route.upstreamName());
         return route;
     }
@@ -102,6 +107,22 @@ public final class Router {
             return byUri(Json.text(ref, "uri"));
         }
         throw invalidParams("params.ref.type must be ref/prompt or ref/resource");
+    }
+
+    /**
+     * Why {@code name} is not in the catalogue: its upstream is down (the host should hear which
+     * and why), or there is no such tool or prompt at all.
+     */
+    private McpException unknown(String what, String name) {
+        for (Upstream upstream : pool.upstreams()) {
+            String prefix = upstream.config().prefix();
+            if (!prefix.isEmpty() && name.startsWith(prefix + "__") && upstream.state() != UpstreamState.UP) {
+                UpstreamStatus status = upstream.status();
+                return new UpstreamUnavailableException("upstream \"" + upstream.name() + "\" is " + status.state()
+                        + (status.reason() == null ? "" : ": " + status.reason()) + "; its " + what + " " + name + " is unavailable");
+            }
+        }
+        return invalidParams("Unknown " + what + ": " + name);
     }
 
     /** A lookup that, on a miss, waits for upstreams still on their first start and looks again. */

@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,8 +43,7 @@ class EverythingGatewayTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        tools = NodeTools.find().orElse(null);
-        Assumptions.assumeTrue(tools != null, "server-everything not installed: run .tools/setup");
+        tools = NodeTools.require();
         upstreamPort = ServeProcess.freePort();
         httpUpstream = startHttpUpstream();
         ObjectNode root = Json.object();
@@ -107,10 +105,13 @@ class EverythingGatewayTest {
             URI endpoint = URI.create("http://127.0.0.1:" + port + "/mcp");
             HttpHost host = HttpHost.legacy(endpoint);
             host.initialize();
-            List<String> names = new ArrayList<>();
-            host.request("tools/list", null).reply().path("result").path("tools")
-                    .forEach(tool -> names.add(tool.path("name").asString()));
-            assertThat(names).contains("stdio__echo", "http__echo", "stdio__get-sum");
+            // the first list waits a bounded time; an upstream slower than that is announced later
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                List<String> names = new ArrayList<>();
+                host.request("tools/list", null).reply().path("result").path("tools")
+                        .forEach(tool -> names.add(tool.path("name").asString()));
+                assertThat(names).as(serve::stderr).contains("stdio__echo", "http__echo", "stdio__get-sum");
+            });
             assertThat(host.call("stdio__echo", message("one")).text()).contains("Echo: one");
             assertThat(host.call("http__echo", message("two")).text()).contains("Echo: two");
 
@@ -133,6 +134,7 @@ class EverythingGatewayTest {
 
     @Test
     void overStdioTheGatewayOutlivesItsUpstreams() throws Exception {
+        List<ProcessHandle> children;
         try (ServeProcess serve = ServeProcess.start(Map.of(), "serve", "--stdio", "-c", config.toString())) {
             LineHost host = new LineHost(serve.process().getInputStream(), serve.process().getOutputStream());
             ObjectNode init = Json.object().put("protocolVersion", "2025-11-25");
@@ -140,8 +142,9 @@ class EverythingGatewayTest {
             init.putObject("clientInfo").put("name", "pipe-host").put("version", "1");
             assertThat(host.request("initialize", init).path("result").path("serverInfo").path("name").asString()).isEqualTo("mcpx");
             host.notify("notifications/initialized", null);
-            assertThat(host.request("tools/list", null).path("result").path("tools").toString())
-                    .contains("\"stdio__echo\"").contains("\"http__echo\"");
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(host.request("tools/list", null).path("result").path("tools").toString())
+                            .contains("\"stdio__echo\"").contains("\"http__echo\""));
             assertThat(text(host.request("tools/call", call("http__echo", "a")))).contains("Echo: a");
             assertThat(text(host.request("tools/call", call("stdio__echo", "b")))).contains("Echo: b");
 
@@ -158,7 +161,14 @@ class EverythingGatewayTest {
             }
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                     assertThat(text(host.request("tools/call", call("stdio__echo", "d")))).contains("Echo: d"));
+            children = serve.process().descendants().toList();
+            assertThat(children).isNotEmpty();
+            host.close();
+            assertThat(serve.process().waitFor(20, TimeUnit.SECONDS)).as("serve exits when the host closes stdin").isTrue();
+            assertThat(serve.process().exitValue()).isZero();
         }
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(children).noneMatch(ProcessHandle::isAlive));
     }
 
     private static ObjectNode call(String tool, String text) {

@@ -31,6 +31,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -54,7 +55,7 @@ final class LegacyHttpTransport implements Transport {
     private final LegacyHttpOptions options;
     private final HttpClient http;
     private final JsonRpcCodec codec;
-    private final AtomicReference<String> sessionId = new AtomicReference<>();
+    private final AtomicReference<Session> session = new AtomicReference<>(Session.NONE);
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Set<ResponseStream> responseStreams = ConcurrentHashMap.newKeySet();
     private volatile String protocolVersion;
@@ -83,7 +84,13 @@ final class LegacyHttpTransport implements Transport {
         JsonRpcMessage message = outbound.message();
         boolean initialize = message instanceof Request r && Methods.INITIALIZE.equals(r.method());
         // A new session starts with an initialize that carries no session id (spec, session rule 4).
-        String sentWith = initialize ? null : sessionId.get();
+        Session state = session.get();
+        String sentWith = initialize ? null : state.current();
+        if (!initialize && sentWith == null && state.expired() != null) {
+            // Sent now it would carry no session at all; the client re-initializes, then retries it.
+            throw new SessionExpiredException(state.expired(), 404,
+                    "not sent: the session expired and no initialize has replaced it yet");
+        }
         HttpRequest.Builder builder = request(endpoint.url(), sentWith, !initialize)
                 .header("Accept", ACCEPT_BOTH)
                 .header("Content-Type", "application/json")
@@ -151,7 +158,7 @@ final class LegacyHttpTransport implements Transport {
     }
 
     private synchronized void adoptSession(String issued) {
-        String previous = sessionId.getAndSet(issued);
+        String previous = session.getAndSet(new Session(issued, null)).current();
         if (previous != null && !previous.equals(issued)) {
             stopListening();
         }
@@ -162,14 +169,14 @@ final class LegacyHttpTransport implements Transport {
         protocolVersion = version.wire();
         stopListening();
         if (!closed.get()) {
-            listenStream = new ListenStream(this, sessionId.get());
+            listenStream = new ListenStream(this, session.get().current());
             Thread.ofVirtual().name("mcpx-legacy-listen").start(listenStream);
         }
     }
 
     @Override
     public Optional<String> sessionId() {
-        return Optional.ofNullable(sessionId.get());
+        return Optional.ofNullable(session.get().current());
     }
 
     /**
@@ -185,7 +192,9 @@ final class LegacyHttpTransport implements Transport {
 
     @Override
     public synchronized void expireSession(String expired) {
-        if (expired != null && sessionId.compareAndSet(expired, null)) {
+        Session state = session.get();
+        if (expired != null && expired.equals(state.current())
+                && session.compareAndSet(state, new Session(null, expired))) {
             LOG.debug("{}: session {} expired", description(), expired);
             stopListening();
         }
@@ -217,9 +226,9 @@ final class LegacyHttpTransport implements Transport {
         }
         stopListening();
         responseStreams.forEach(ResponseStream::stop);
-        String session = sessionId.getAndSet(null);
-        if (session != null) {
-            deleteSession(session);
+        String current = session.getAndSet(Session.NONE).current();
+        if (current != null) {
+            deleteSession(current);
         }
         http.shutdownNow();
     }
@@ -238,7 +247,6 @@ final class LegacyHttpTransport implements Transport {
         }
     }
 
-    // ---- shared with the stream readers
 
     LegacyHttpOptions options() {
         return options;
@@ -249,7 +257,7 @@ final class LegacyHttpTransport implements Transport {
     }
 
     String currentSessionId() {
-        return sessionId.get();
+        return session.get().current();
     }
 
     /** A request to {@code url} with the configured headers, the session and the protocol version. */
@@ -267,12 +275,12 @@ final class LegacyHttpTransport implements Transport {
     }
 
     /** A GET for an SSE stream: the listen stream, or a resume when {@code lastEventId} is given. */
-    HttpResponse<InputStream> openEventStream(String session, String lastEventId) throws IOException, InterruptedException {
+    CompletableFuture<HttpResponse<InputStream>> openEventStream(String session, String lastEventId, StreamSlot slot) {
         HttpRequest.Builder builder = request(endpoint.url(), session, true).header("Accept", "text/event-stream").GET();
         if (lastEventId != null) {
             builder.header("Last-Event-ID", lastEventId);
         }
-        return http.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+        return http.sendAsync(builder.build(), slot.bodyHandler());
     }
 
     private HttpResponse<InputStream> exchange(HttpRequest request, JsonRpcMessage message) {
@@ -315,9 +323,9 @@ final class LegacyHttpTransport implements Transport {
         emit(new TransportEvent.RequestFailed(id, error));
     }
 
-    void sessionLost(String session) {
-        if (session != null && session.equals(sessionId.get())) {
-            emit(new TransportEvent.SessionExpired(session));
+    void sessionLost(String lost) {
+        if (lost != null && lost.equals(session.get().current())) {
+            emit(new TransportEvent.SessionExpired(lost));
         }
     }
 
@@ -329,6 +337,14 @@ final class LegacyHttpTransport implements Transport {
         if (!closed.get()) {
             events.accept(event);
         }
+    }
+
+    /**
+     * The session requests carry, and the one {@link #expireSession} dropped while no initialize
+     * has replaced it yet (a request in that gap must not go out without a session).
+     */
+    private record Session(String current, String expired) {
+        static final Session NONE = new Session(null, null);
     }
 
     private static String excerpt(String data) {

@@ -3,6 +3,7 @@ package dev.mcpx.transport.http;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,9 +25,8 @@ final class ListenStream implements Runnable {
 
     private final LegacyHttpTransport transport;
     private final String sessionId;
-    private volatile boolean stopped;
+    private final StreamSlot slot = new StreamSlot();
     private volatile Thread thread;
-    private volatile InputStream body;
 
     ListenStream(LegacyHttpTransport transport, String sessionId) {
         this.transport = transport;
@@ -45,10 +45,14 @@ final class ListenStream implements Runnable {
         while (live()) {
             boolean delivered = false;
             try {
-                HttpResponse<InputStream> response = transport.openEventStream(sessionId, lastEventId);
+                HttpResponse<InputStream> response = slot.open(transport.openEventStream(sessionId, lastEventId, slot));
+                if (response == null) {
+                    return;
+                }
                 int status = response.statusCode();
                 if (status / 100 != 2) {
                     String text = ResponseBodies.readErrorBody(response.body());
+                    slot.release();
                     if (status == 405) {
                         LOG.debug("{}: the server offers no listen stream", transport.description());
                         return;
@@ -70,8 +74,7 @@ final class ListenStream implements Runnable {
                 } else {
                     refusals = 0;
                     reached = true;
-                    body = response.body();
-                    SseReader reader = new SseReader(body, options.maxEventBytes());
+                    SseReader reader = new SseReader(response.body(), options.maxEventBytes());
                     try {
                         SseEvent event;
                         while ((event = reader.next()) != null) {
@@ -83,7 +86,7 @@ final class ListenStream implements Runnable {
                     } finally {
                         lastEventId = reader.lastEventId() != null ? reader.lastEventId() : lastEventId;
                         retryMillis = reader.retryMillis() >= 0 ? reader.retryMillis() : retryMillis;
-                        close(body);
+                        slot.release();
                     }
                 }
             } catch (InterruptedException e) {
@@ -106,7 +109,7 @@ final class ListenStream implements Runnable {
     }
 
     private boolean live() {
-        return !stopped && !transport.closed() && java.util.Objects.equals(sessionId, transport.currentSessionId());
+        return !slot.stopped() && !transport.closed() && Objects.equals(sessionId, transport.currentSessionId());
     }
 
     private boolean pause(long millis) {
@@ -120,22 +123,10 @@ final class ListenStream implements Runnable {
     }
 
     void stop() {
-        stopped = true;
-        close(body);
+        slot.stop();
         Thread t = thread;
         if (t != null) {
             t.interrupt();
-        }
-    }
-
-    private static void close(InputStream in) {
-        if (in == null) {
-            return;
-        }
-        try {
-            in.close();
-        } catch (IOException e) {
-            // already broken: nothing left to release
         }
     }
 }

@@ -8,7 +8,6 @@ import dev.mcpx.protocol.JsonRpcMessage;
 import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
 import dev.mcpx.protocol.JsonRpcMessage.Notification;
 import dev.mcpx.protocol.JsonRpcMessage.Request;
-import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.MalformedMessageException;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
@@ -17,7 +16,6 @@ import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ModernMeta;
 import dev.mcpx.protocol.RequestCancelledException;
 import dev.mcpx.protocol.RequestId;
-import dev.mcpx.protocol.RequestTimeoutException;
 import dev.mcpx.protocol.StreamLostException;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.protocol.HttpStatusException;
@@ -32,7 +30,6 @@ import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -60,6 +57,10 @@ import tools.jackson.databind.JsonNode;
  * It never sends GET, DELETE, {@code Mcp-Session-Id} or {@code Last-Event-ID}: the modern era
  * has no sessions and no resumption, so a response stream that ends without its response is
  * reported at once as {@link StreamLostException} for the client to decide about re-issuing.
+ *
+ * <p>{@link #send} hands a request over and returns: its response and every failure (HTTP
+ * status, connect failure, lost stream) arrive as events, so the client's request timeout
+ * covers the whole wait. Notifications are sent synchronously and fail by exception.
  */
 public final class ModernHttpTransport implements Transport {
 
@@ -76,7 +77,7 @@ public final class ModernHttpTransport implements Transport {
     private final HttpClient http;
     private final boolean ownsHttp;
     private final JsonRpcCodec codec;
-    private final int maxEventBytes;
+    private final ModernResponseReader reader;
     private final Map<RequestId, Exchange> exchanges = new ConcurrentHashMap<>();
     private volatile Consumer<TransportEvent> events;
     private volatile boolean closed;
@@ -125,7 +126,7 @@ public final class ModernHttpTransport implements Transport {
         this.http = http;
         this.ownsHttp = ownsHttp;
         this.codec = new JsonRpcCodec(maxMessageBytes);
-        this.maxEventBytes = maxMessageBytes;
+        this.reader = new ModernResponseReader(codec, maxMessageBytes, description(), this::emit);
     }
 
     private static HttpClient defaultClient(URI url) {
@@ -150,54 +151,66 @@ public final class ModernHttpTransport implements Transport {
             throw new UpstreamUnavailableException(description() + " is closed");
         }
         switch (outbound.message()) {
-            case Request request -> sendRequest(request, outbound.headers(), outbound.timeout());
+            case Request request -> sendRequest(request, outbound.headers());
             case Notification n when Methods.CANCELLED.equals(n.method()) -> cancel(n);
             case Notification notification -> sendNotification(notification, outbound.headers(), outbound.timeout());
             default -> throw new IllegalArgumentException("a client sends requests and notifications only");
         }
     }
 
-    private void sendRequest(Request request, Map<String, String> extraHeaders, Duration timeout) {
+    /**
+     * Hands the request over and returns; the status line, the body and every failure arrive as
+     * events. Waiting here for the status line would put the wait outside the client's request
+     * timeout: a server that computes the answer before sending headers would hang the caller.
+     */
+    private void sendRequest(Request request, Map<String, String> extraHeaders) {
         RequestId id = request.id();
-        HttpRequest httpRequest = post(request, request.method(), request.params(), extraHeaders, timeout);
+        HttpRequest httpRequest = post(request, request.method(), request.params(), extraHeaders, null);
         Exchange exchange = new Exchange();
+        exchange.response = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
         exchanges.put(id, exchange);
-        HttpResponse<InputStream> response;
-        try {
-            response = await(exchange, httpRequest, request);
-        } catch (RuntimeException e) {
-            exchanges.remove(id, exchange);
-            throw e;
-        }
-        exchange.body = response.body();
-        int status = response.statusCode();
-        if (status / 100 != 2) {
-            exchanges.remove(id, exchange);
-            String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
-            JsonRpcError error = jsonRpcErrorIn(body);
-            if (error == null) {
-                throw new HttpStatusException(status, body);
-            }
-            emit(new TransportEvent.Received(new ErrorResponse(id, error)));
-            return;
-        }
-        boolean sse = mediaType(response).equals("text/event-stream");
         Thread.ofVirtual().name("mcpx-modern-response-" + id).start(() -> {
             try {
-                if (sse) {
-                    readEventStream(id, exchange);
-                } else {
-                    readJsonBody(id, exchange);
-                }
+                receive(id, exchange);
             } finally {
                 exchanges.remove(id, exchange);
             }
         });
     }
 
+    private void receive(RequestId id, Exchange exchange) {
+        HttpResponse<InputStream> response;
+        try {
+            response = await(exchange, id);
+        } catch (McpException e) {
+            if (!exchange.cancelled && !closed) {
+                emit(new TransportEvent.RequestFailed(id, e));
+            }
+            return;
+        }
+        exchange.body = response.body();
+        if (exchange.cancelled) {
+            closeQuietly(exchange.body);
+            return;
+        }
+        int status = response.statusCode();
+        if (status / 100 != 2) {
+            String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
+            JsonRpcError error = jsonRpcErrorIn(body);
+            emit(error == null ? new TransportEvent.RequestFailed(id, new HttpStatusException(status, body))
+                    : new TransportEvent.Received(new ErrorResponse(id, error)));
+        } else if (mediaType(response).equals("text/event-stream")) {
+            reader.readEventStream(id, exchange.body, () -> exchange.cancelled || closed);
+        } else {
+            reader.readJsonBody(id, exchange.body, () -> exchange.cancelled || closed);
+        }
+    }
+
     private void sendNotification(Notification notification, Map<String, String> extraHeaders, Duration timeout) {
         HttpRequest httpRequest = post(notification, notification.method(), notification.params(), extraHeaders, timeout);
-        HttpResponse<InputStream> response = await(new Exchange(), httpRequest, null);
+        Exchange exchange = new Exchange();
+        exchange.response = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> response = await(exchange, null);
         String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
         if (response.statusCode() / 100 != 2) {
             JsonRpcError error = jsonRpcErrorIn(body);
@@ -267,12 +280,10 @@ public final class ModernHttpTransport implements Transport {
     }
 
     /**
-     * Sends and waits for the status line. Connect failures mean the request never left;
-     * any later failure means it may have run, so a request gets a stream-lost error.
+     * Waits for the status line. Connect failures mean the message never left; any later
+     * failure means a request may have run, so it gets a stream-lost error.
      */
-    private HttpResponse<InputStream> await(Exchange exchange, HttpRequest httpRequest, Request request) {
-        RequestId id = request == null ? null : request.id();
-        exchange.response = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
+    private HttpResponse<InputStream> await(Exchange exchange, RequestId id) {
         try {
             return exchange.response.get();
         } catch (InterruptedException e) {
@@ -287,80 +298,11 @@ public final class ModernHttpTransport implements Transport {
                     || cause != null && cause.getCause() instanceof ConnectException) {
                 throw new UpstreamUnavailableException("cannot connect to " + description() + ": " + cause, cause);
             }
-            if (cause instanceof HttpTimeoutException && request != null && httpRequest.timeout().isPresent()) {
-                throw new RequestTimeoutException(request.method(), httpRequest.timeout().get());
-            }
             if (id != null) {
                 throw new StreamLostException(id, "the connection failed before the response status: " + cause, cause);
             }
             throw new UpstreamUnavailableException(description() + " failed: " + cause, cause);
         }
-    }
-
-    private void readEventStream(RequestId id, Exchange exchange) {
-        String ending = "the response stream ended";
-        Throwable cause = null;
-        try (InputStream in = exchange.body) {
-            SseReader reader = new SseReader(in, maxEventBytes);
-            SseEvent event;
-            while ((event = reader.next()) != null) {
-                if (!"message".equals(event.event()) || event.data().isEmpty()) {
-                    continue;
-                }
-                if (deliver(id, event.data())) {
-                    return;
-                }
-            }
-        } catch (SseReader.SseLimitException e) {
-            ending = e.getMessage();
-            cause = e;
-        } catch (IOException e) {
-            ending = "the response stream failed: " + e;
-            cause = e;
-        }
-        lost(id, exchange, ending, cause);
-    }
-
-    private void readJsonBody(RequestId id, Exchange exchange) {
-        String body;
-        try (InputStream in = exchange.body) {
-            body = readLimited(in, codec.maxChars());
-        } catch (IOException e) {
-            lost(id, exchange, "the response body failed: " + e, e);
-            return;
-        }
-        if (body.isBlank()) {
-            lost(id, exchange, "the response body was empty", null);
-        } else if (!deliver(id, body)) {
-            lost(id, exchange, "the response body held no response to this request", null);
-        }
-    }
-
-    /** Delivers one message; true when it is the response to {@code id}. */
-    private boolean deliver(RequestId id, String text) {
-        JsonRpcMessage message;
-        try {
-            message = codec.decode(text);
-        } catch (MalformedMessageException e) {
-            emit(new TransportEvent.Undecodable(excerpt(text), e));
-            return false;
-        }
-        if (message instanceof ErrorResponse error && error.id() == null) {
-            // an error without an id on this request's own stream can only be about this request
-            emit(new TransportEvent.Received(new ErrorResponse(id, error.error())));
-            return true;
-        }
-        emit(new TransportEvent.Received(message));
-        return message instanceof Result r && r.id().equals(id)
-                || message instanceof ErrorResponse e && id.equals(e.id());
-    }
-
-    private void lost(RequestId id, Exchange exchange, String ending, Throwable cause) {
-        if (exchange.cancelled || closed) {
-            return;
-        }
-        LOG.debug("{}: response stream for {} lost: {}", description(), id, ending);
-        emit(new TransportEvent.RequestFailed(id, new StreamLostException(id, ending, cause)));
     }
 
     private void emit(TransportEvent event) {
@@ -381,6 +323,10 @@ public final class ModernHttpTransport implements Transport {
         return "modern " + safeUrl(endpoint.url());
     }
 
+    /**
+     * Cancels every open exchange without reporting it: whoever closes the transport knows, and
+     * a Closed event would tell a client that just moved to another transport that it is dead.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -391,10 +337,6 @@ public final class ModernHttpTransport implements Transport {
         exchanges.clear();
         if (ownsHttp) {
             http.shutdownNow();
-        }
-        Consumer<TransportEvent> sink = events;
-        if (sink != null) {
-            sink.accept(new TransportEvent.Closed(new UpstreamUnavailableException(description() + " was closed")));
         }
     }
 
@@ -423,18 +365,6 @@ public final class ModernHttpTransport implements Transport {
         } catch (IOException e) {
             return "";
         }
-    }
-
-    private static String readLimited(InputStream in, int limit) throws IOException {
-        byte[] bytes = in.readNBytes(limit + 1);
-        if (bytes.length > limit) {
-            throw new IOException("response body exceeds the limit of " + limit + " bytes");
-        }
-        return new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    private static String excerpt(String text) {
-        return text.length() <= 200 ? text : text.substring(0, 200) + "...";
     }
 
     private static void closeQuietly(InputStream in) {

@@ -19,14 +19,14 @@ final class ResponseStream implements Runnable {
     private final LegacyHttpTransport transport;
     private final RequestId requestId;
     private final String sessionId;
-    private volatile InputStream body;
+    private final InputStream firstBody;
+    private final StreamSlot slot = new StreamSlot();
     private volatile Thread thread;
-    private volatile boolean stopped;
 
     ResponseStream(LegacyHttpTransport transport, RequestId requestId, InputStream body, String sessionId) {
         this.transport = transport;
         this.requestId = requestId;
-        this.body = body;
+        this.firstBody = body;
         this.sessionId = sessionId;
     }
 
@@ -46,8 +46,8 @@ final class ResponseStream implements Runnable {
         long retryMillis = -1;
         int attempts = 0;
         Exception lastFailure = null;
-        InputStream current = body;
-        while (true) {
+        InputStream current = slot.hold(firstBody) ? firstBody : null;
+        while (!slot.stopped()) {
             if (current != null) {
                 SseReader reader = new SseReader(current, options.maxEventBytes());
                 try {
@@ -68,7 +68,7 @@ final class ResponseStream implements Runnable {
                 } catch (IOException e) {
                     lastFailure = e;
                 } finally {
-                    close(current);
+                    slot.release();
                     if (reader.lastEventId() != null) {
                         lastEventId = reader.lastEventId();
                     }
@@ -77,7 +77,7 @@ final class ResponseStream implements Runnable {
                     }
                 }
             }
-            if (stopped || transport.closed()) {
+            if (slot.stopped() || transport.closed()) {
                 return;
             }
             if (lastEventId == null) {
@@ -94,13 +94,16 @@ final class ResponseStream implements Runnable {
             }
             current = null;
             try {
-                HttpResponse<InputStream> resumed = transport.openEventStream(sessionId, lastEventId);
+                HttpResponse<InputStream> resumed = slot.open(transport.openEventStream(sessionId, lastEventId, slot));
+                if (resumed == null) {
+                    return;
+                }
                 int status = resumed.statusCode();
                 if (status / 100 == 2 && ResponseBodies.isEventStream(resumed)) {
                     current = resumed.body();
-                    body = current;
                 } else {
                     String text = ResponseBodies.readErrorBody(resumed.body());
+                    slot.release();
                     lastFailure = new HttpStatusException(status, text);
                     if (status == 404 || status == 405 || status == 400) {
                         fail("resuming with Last-Event-ID " + lastEventId + " was refused", lastFailure);
@@ -123,7 +126,7 @@ final class ResponseStream implements Runnable {
     private boolean pause(long millis) {
         try {
             TimeUnit.MILLISECONDS.sleep(millis);
-            return !stopped;
+            return !slot.stopped();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
@@ -131,7 +134,7 @@ final class ResponseStream implements Runnable {
     }
 
     private void fail(String detail, Exception cause) {
-        if (!stopped) {
+        if (!slot.stopped()) {
             transport.failed(requestId, new StreamLostException(requestId, detail, cause));
         }
     }
@@ -142,22 +145,10 @@ final class ResponseStream implements Runnable {
 
     /** The transport is closing, or the client gave up on the request: stop, report nothing. */
     void stop() {
-        stopped = true;
-        close(body);
+        slot.stop();
         Thread t = thread;
         if (t != null) {
             t.interrupt();
-        }
-    }
-
-    private static void close(InputStream in) {
-        if (in == null) {
-            return;
-        }
-        try {
-            in.close();
-        } catch (IOException e) {
-            // already broken: nothing left to release
         }
     }
 }

@@ -147,6 +147,38 @@ class LegacyHttpTransportTest {
     }
 
     @Test
+    void everyPostAcceptsJsonAndEventStreamAndCarriesExactlyOneJsonRpcMessage() {
+        connect();
+        handshake();
+        RequestId id = call("ask", args("kind", "elicitation"));
+        TransportEvent.Received asked = (TransportEvent.Received) events.await(e -> e instanceof TransportEvent.Received r
+                && r.message() instanceof Request, Duration.ofSeconds(5), "the server's request");
+        ObjectNode answer = Json.object();
+        answer.put("action", "decline");
+        transport.send(Outbound.of(new JsonRpcMessage.Result(((Request) asked.message()).id(), answer)));
+        events.result(id);
+
+        List<RecordedRequest> posts = upstream.requests().stream().filter(r -> r.httpMethod().equals("POST")).toList();
+        assertThat(posts).extracting(r -> Json.parse(r.body()).has("method") ? "request or notification" : "response")
+                .contains("request or notification", "response");
+        assertThat(posts).allSatisfy(r -> {
+            assertThat(r.header("Accept")).contains("application/json").contains("text/event-stream");
+            assertThat(r.header("Content-Type")).startsWith("application/json");
+            assertThat(Json.parse(r.body()).isObject()).as("one JSON-RPC message, not a batch").isTrue();
+            assertThat(Json.parse(r.body()).path("jsonrpc").asString()).isEqualTo("2.0");
+        });
+    }
+
+    @Test
+    void theListenStreamsGetAcceptsEventStream() {
+        connect();
+        handshake();
+        awaitListenStreams(1);
+        List<RecordedRequest> gets = upstream.requests().stream().filter(r -> r.httpMethod().equals("GET")).toList();
+        assertThat(gets).hasSize(1).allSatisfy(r -> assertThat(r.header("Accept")).contains("text/event-stream"));
+    }
+
+    @Test
     void aForgottenSessionFailsTheSendWithSessionExpiredNamingTheIdItWasSentWith() {
         connect();
         String session = handshake();
@@ -190,6 +222,23 @@ class LegacyHttpTransportTest {
     }
 
     @Test
+    void betweenExpiryAndTheNextInitializeNothingLeavesWithoutASession() {
+        connect();
+        String session = handshake();
+        transport.expireSession(session);
+        int before = upstream.requests().size();
+
+        assertThatThrownBy(() -> transport.send(Outbound.of(new Request(nextId(), "tools/list", null))))
+                .isInstanceOfSatisfying(SessionExpiredException.class, e -> assertThat(e.sessionId()).isEqualTo(session));
+        assertThat(upstream.requests()).hasSize(before);
+
+        handshake();
+        RequestId id = nextId();
+        transport.send(Outbound.of(new Request(id, "tools/list", null)));
+        events.result(id);
+    }
+
+    @Test
     void aCutStreamIsResumedWithLastEventIdAfterTheServersRetryWait() {
         upstream.responseMode(ResponseMode.SSE);
         connect();
@@ -202,6 +251,7 @@ class LegacyHttpTransportTest {
         List<RecordedRequest> resumes = upstream.resumes();
         assertThat(resumes).hasSize(1);
         assertThat(resumes.getFirst().lastEventId()).isNotBlank();
+        assertThat(resumes.getFirst().header("Accept")).contains("text/event-stream");
         long waitedMillis = TimeUnit.NANOSECONDS.toMillis(resumes.getFirst().nanoTime() - upstream.cutTimes().getFirst());
         assertThat(waitedMillis).isBetween(380L, 2000L);
     }
@@ -312,12 +362,12 @@ class LegacyHttpTransportTest {
         String session = handshake();
         awaitListenStreams(1);
         transport.expireSession(session);
-        long deadline = System.currentTimeMillis() + 3000;
-        while (upstream.openListenStreams() > 0 && System.currentTimeMillis() < deadline) {
-            upstream.notifyToolsListChanged();
-            Thread.sleep(50);
-        }
-        assertThat(upstream.openListenStreams()).isZero();
+        upstream.notifyToolsListChanged();
+        Thread.sleep(500);
+
+        assertThat(events.messages()).noneMatch(m -> m instanceof Notification n
+                && n.method().equals("notifications/tools/list_changed"));
+        assertThat(upstream.requests().stream().filter(r -> r.httpMethod().equals("GET"))).hasSize(1);
     }
 
     @Test

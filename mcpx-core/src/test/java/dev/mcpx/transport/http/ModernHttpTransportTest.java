@@ -239,26 +239,43 @@ class ModernHttpTransportTest {
     }
 
     @Test
-    void aFailureStatusWithoutJsonRpcErrorIsAnHttpStatusError() {
+    void aFailureStatusWithoutJsonRpcErrorFailsTheRequestWithTheStatus() throws Exception {
         upstream.answerNextWith(503, "text/plain", "down for maintenance");
 
-        assertThatThrownBy(() -> transport.send(Outbound.of(request(14, "tools/list", null))))
-                .isInstanceOfSatisfying(HttpStatusException.class, e -> {
-                    assertThat(e.status()).isEqualTo(503);
-                    assertThat(e.body()).isEqualTo("down for maintenance");
-                });
+        transport.send(Outbound.of(request(14, "tools/list", null)));
+
+        assertThat(next()).isInstanceOfSatisfying(RequestFailed.class, f -> {
+            assertThat(f.id()).isEqualTo(RequestId.of(14));
+            assertThat(f.error()).isInstanceOfSatisfying(HttpStatusException.class, e -> {
+                assertThat(e.status()).isEqualTo(503);
+                assertThat(e.body()).isEqualTo("down for maintenance");
+            });
+        });
     }
 
     @Test
-    void anUnreachableUpstreamIsUnavailable() {
+    void anUnreachableUpstreamFailsTheRequestAsUnavailable() throws Exception {
         ModernHttpUpstream gone = ModernHttpUpstream.start();
         gone.close();
         ModernHttpTransport toNowhere = transportTo(gone, JsonRpcMessageLimit.DEFAULT);
         toNowhere.start(events::add);
 
-        assertThatThrownBy(() -> toNowhere.send(Outbound.of(request(15, "tools/list", null))))
-                .isInstanceOf(UpstreamUnavailableException.class);
+        toNowhere.send(Outbound.of(request(15, "tools/list", null)));
+
+        assertThat(next()).isInstanceOfSatisfying(RequestFailed.class,
+                f -> assertThat(f.error()).isInstanceOf(UpstreamUnavailableException.class));
         toNowhere.close();
+    }
+
+    @Test
+    void sendReturnsBeforeASlowUpstreamAnswersSoTheCallersTimeoutCoversTheWait() throws Exception {
+        upstream.delay("plain_tool", Duration.ofSeconds(1));
+        long started = System.nanoTime();
+
+        transport.send(Outbound.of(request(19, "tools/call", "{'name': 'plain_tool', 'arguments': {}}")));
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(500));
+        assertThat(nextMessage()).isInstanceOf(Result.class);
     }
 
     @Test
@@ -307,6 +324,49 @@ class ModernHttpTransportTest {
         await().atMost(Duration.ofSeconds(3)).until(() -> upstream.openSubscriptions() == 0);
         assertThat(upstream.requests()).hasSize(requestsBefore);
         assertThat(events.poll(300, TimeUnit.MILLISECONDS)).as("a cancelled request is not reported lost").isNull();
+    }
+
+    @Test
+    void aServerRequestOnAResponseStreamIsDroppedAndTheResponseStillArrives() throws Exception {
+        upstream.answerNextWith(200, "text/event-stream",
+                "data: {\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"roots/list\"}\n\n"
+                        + "data: {\"jsonrpc\":\"2.0\",\"id\":20,\"result\":{}}\n\n");
+
+        transport.send(Outbound.of(request(20, "tools/list", null)));
+
+        assertThat(nextMessage()).isInstanceOfSatisfying(Result.class, r -> assertThat(r.id()).isEqualTo(RequestId.of(20)));
+    }
+
+    @Test
+    void anErrorWithoutIdInAResponseBodyIsThatRequestsError() throws Exception {
+        upstream.answerNextWith(200, "application/json",
+                "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32603,\"message\":\"boom\"}}");
+
+        transport.send(Outbound.of(request(21, "tools/list", null)));
+
+        assertThat(nextMessage()).isInstanceOfSatisfying(ErrorResponse.class, e -> {
+            assertThat(e.id()).isEqualTo(RequestId.of(21));
+            assertThat(e.error().message()).isEqualTo("boom");
+        });
+    }
+
+    @Test
+    void aBodyThatIsNotJsonRpcIsReportedAndLosesTheRequest() throws Exception {
+        upstream.answerNextWith(200, "application/json", "<html>oops</html>");
+
+        transport.send(Outbound.of(request(22, "tools/list", null)));
+
+        assertThat(next()).isInstanceOf(TransportEvent.Undecodable.class);
+        assertThat(next()).isInstanceOfSatisfying(RequestFailed.class,
+                f -> assertThat(f.error()).isInstanceOf(StreamLostException.class));
+    }
+
+    @Test
+    void aResponseIsNeverPosted() {
+        Result answer = new Result(RequestId.of("server-1"), Json.object());
+
+        assertThatThrownBy(() -> transport.send(Outbound.of(answer))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(upstream.requests()).isEmpty();
     }
 
     @Test

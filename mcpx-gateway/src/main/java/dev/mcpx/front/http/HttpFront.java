@@ -11,6 +11,8 @@ import java.util.Set;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -19,11 +21,13 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class HttpFront implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(HttpFront.class);
+
     public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(1);
 
     private final Server server;
     private final ServerConnector connector;
-    private final LegacySessions sessions = new LegacySessions();
+    private final LegacySessions sessions = new LegacySessions(Duration.ofHours(1));
     private final ModernListeners listeners = new ModernListeners();
     private final Runnable unsubscribe;
 
@@ -77,10 +81,14 @@ public final class HttpFront implements AutoCloseable {
 
     /** Stops accepting, ends open streams and sessions. */
     @Override
-    public void close() throws Exception {
+    public void close() {
         unsubscribe.run();
         sessions.all().forEach(LegacySession::end);
         listeners.all().forEach(listener -> listener.stream().finish());
-        server.stop();
+        try {
+            server.stop();
+        } catch (Exception e) {
+            LOG.warn("stopping the HTTP front: {}", e.toString());
+        }
     }
 }

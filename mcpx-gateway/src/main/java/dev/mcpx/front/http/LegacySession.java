@@ -14,10 +14,19 @@ final class LegacySession {
     final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
     volatile SseStream listen;
     volatile boolean initialized;
+    private volatile long lastUsedNanos = System.nanoTime();
 
     LegacySession(String id, ProtocolVersion version) {
         this.id = id;
         this.version = version;
+    }
+
+    void touch() {
+        lastUsedNanos = System.nanoTime();
+    }
+
+    long lastUsedNanos() {
+        return lastUsedNanos;
     }
 
     /** The host deleted the session: its calls are cancelled and its stream ended. */

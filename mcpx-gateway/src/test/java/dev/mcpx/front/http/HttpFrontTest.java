@@ -107,6 +107,46 @@ class HttpFrontTest {
     }
 
     @Test
+    void resourcesRouteByUriAndPromptsByNamespacedName() throws Exception {
+        HttpHost host = HttpHost.legacy(front.mcpUri());
+        host.initialize();
+        Exchange resources = host.request("resources/list", null);
+        assertThat(resources.reply().path("result").path("resources").toString())
+                .contains("test://static").contains("file:///docs/readme.md");
+
+        Exchange read = host.request("resources/read", Json.object().put("uri", "test://static"));
+        assertThat(read.reply().path("result").path("contents").path(0).path("text").asString()).isEqualTo("static text");
+        Exchange modernRead = host.request("resources/read", Json.object().put("uri", "file:///docs/readme.md"));
+        assertThat(modernRead.reply().path("result").path("contents").toString()).contains("# readme");
+        Exchange missing = host.request("resources/read", Json.object().put("uri", "nowhere://x"));
+        assertThat(missing.errorCode()).isEqualTo(-32002);
+
+        assertThat(host.request("prompts/list", null).reply().path("result").path("prompts").toString())
+                .contains("lh__greet").contains("mh__greeting");
+        ObjectNode get = Json.object().put("name", "lh__greet");
+        get.putObject("arguments").put("name", "Ada");
+        Exchange prompt = host.request("prompts/get", get);
+        assertThat(prompt.reply().path("result").path("messages").path(0).path("content").path("text").asString())
+                .isEqualTo("Hello, Ada!");
+    }
+
+    @Test
+    void toolErrorsAndUnknownFieldsPassThroughUnchanged() throws Exception {
+        HttpHost host = HttpHost.modern(front.mcpUri());
+        JsonNode failed = host.call("fake__fail", Json.object().put("why", "disk full")).reply();
+        assertThat(failed.has("error")).isFalse();
+        assertThat(failed.path("result").path("isError").asBoolean()).isTrue();
+        assertThat(failed.path("result").path("content").path(0).path("text").asString()).isEqualTo("it failed: disk full");
+        assertThat(failed.path("result").path("x-extra").path("kept").asBoolean()).isTrue();
+
+        Exchange call = host.call("mh__plain_tool", Json.object().put("anything", 1));
+        JsonNode result = call.reply().path("result");
+        assertThat(result.path("isError").asBoolean()).isFalse();
+        assertThat(result.path("structuredContent").path("arguments").path("anything").asInt()).isEqualTo(1);
+        assertThat(result.path("structuredContent").path("tool").asString()).isEqualTo("plain_tool");
+    }
+
+    @Test
     void progressFlowsBackOnTheCallsStream() throws Exception {
         HttpHost host = HttpHost.modern(front.mcpUri());
         ObjectNode params = Json.object().put("name", "fake__progress");

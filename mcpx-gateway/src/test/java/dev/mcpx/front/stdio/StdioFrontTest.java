@@ -136,6 +136,10 @@ class StdioFrontTest {
         UpstreamStatus broken = gateway.status().stream().filter(s -> s.name().equals("broken")).findFirst().orElseThrow();
         assertThat(broken.state()).isEqualTo("failed");
         assertThat(broken.reason()).isNotBlank();
+        JsonNode down = host.request("tools/call", call("broken__anything", Json.object()));
+        assertThat(down.path("error").path("code").asInt()).isEqualTo(-32000);
+        assertThat(down.path("error").path("message").asString()).contains("upstream \"broken\" is failed")
+                .contains("/nonexistent/mcp-server");
     }
 
     @Test

@@ -166,7 +166,7 @@ final class HttpSseHandler extends Handler.Abstract {
         for (HttpField field : request.getHeaders()) {
             headers.put(field.getLowerCaseName(), field.getValue());
         }
-        upstream.record(new RecordedRequest(request.getMethod(), null, null, headers, System.nanoTime()));
+        upstream.record(new RecordedRequest(request.getMethod(), null, null, headers, null, System.nanoTime()));
     }
 
     private static void text(Response response, Callback callback, int status, String text) {

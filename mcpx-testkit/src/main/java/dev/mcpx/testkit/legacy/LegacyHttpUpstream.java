@@ -126,7 +126,6 @@ public final class LegacyHttpUpstream implements AutoCloseable {
         port = connector.getLocalPort();
     }
 
-    // ---- knobs
 
     public LegacyHttpUpstream responseMode(ResponseMode mode) {
         this.responseMode = Objects.requireNonNull(mode);
@@ -193,7 +192,6 @@ public final class LegacyHttpUpstream implements AutoCloseable {
         }
     }
 
-    // ---- what it saw
 
     /** How many {@code initialize} requests were answered since the fake was created. */
     public int initializeCount() {
@@ -235,12 +233,15 @@ public final class LegacyHttpUpstream implements AutoCloseable {
         return Set.copyOf(sessions.keySet());
     }
 
-    /** How many listen streams (GET without Last-Event-ID) are connected right now. */
+    /**
+     * How many listen streams (GET without Last-Event-ID) the server is serving. A client that
+     * went away is only noticed when a write fails, so use this to wait for a stream to open,
+     * not to prove that one closed.
+     */
     public int openListenStreams() {
         return listenConnections.get();
     }
 
-    // ---- for the handler
 
     FakeCatalogue catalogue() {
         return catalogue;

@@ -9,10 +9,11 @@ import java.util.Map;
  * @param rpcMethod  the JSON-RPC method of a POSTed request or notification, else null
  * @param rpcId      the JSON text of the JSON-RPC id ({@code 7} or {@code "a"}), else null
  * @param headers    request headers, names in lower case
+ * @param body       the body as the server decoded it (strict UTF-8), or null when there was none
  * @param nanoTime   {@link System#nanoTime()} when the request arrived
  */
 public record RecordedRequest(String httpMethod, String rpcMethod, String rpcId,
-                              Map<String, String> headers, long nanoTime) {
+                              Map<String, String> headers, String body, long nanoTime) {
 
     public RecordedRequest {
         headers = Map.copyOf(headers);

@@ -1,6 +1,7 @@
 package dev.mcpx.testkit.legacy;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -53,18 +54,36 @@ final class StreamableHandler extends Handler.Abstract {
     }
 
     private void post(Request request, Response response, Callback callback) throws IOException {
-        String body = Content.Source.asString(request, StandardCharsets.UTF_8);
+        String body;
+        try {
+            body = StandardCharsets.UTF_8.newDecoder()
+                    .decode(Content.Source.asByteBuffer(request)).toString();
+        } catch (CharacterCodingException e) {
+            record(request, null, null, null);
+            rpcError(response, callback, 400, -32700, "Parse error: the body is not UTF-8", null);
+            return;
+        }
         JsonNode message;
         try {
             message = JSON.readTree(body);
         } catch (JacksonException e) {
-            record(request, null, null);
+            record(request, null, null, body);
             rpcError(response, callback, 400, -32700, "Parse error", null);
             return;
         }
         String method = message.path("method").asString(null);
         JsonNode id = message.get("id");
-        record(request, method, id == null || id.isNull() ? null : id.toString());
+        record(request, method, id == null || id.isNull() ? null : id.toString(), body);
+        String accept = request.getHeaders().get("Accept");
+        if (accept == null || !accept.contains("application/json") || !accept.contains("text/event-stream")) {
+            rpcError(response, callback, 406, -32000,
+                    "Not Acceptable: Client must accept both application/json and text/event-stream", null);
+            return;
+        }
+        if (!message.isObject()) {
+            rpcError(response, callback, 400, -32600, "Invalid Request: the body must be one JSON-RPC message", null);
+            return;
+        }
         String sessionHeader = request.getHeaders().get("Mcp-Session-Id");
 
         if ("initialize".equals(method) && upstream.refuseInitialize()) {
@@ -166,7 +185,12 @@ final class StreamableHandler extends Handler.Abstract {
 
     private void get(Request request, Response response, Callback callback) throws IOException {
         String lastEventId = request.getHeaders().get("Last-Event-ID");
-        record(request, null, null);
+        record(request, null, null, null);
+        String accept = request.getHeaders().get("Accept");
+        if (accept == null || !accept.contains("text/event-stream")) {
+            rpcError(response, callback, 406, -32000, "Not Acceptable: Client must accept text/event-stream", null);
+            return;
+        }
         String sessionHeader = request.getHeaders().get("Mcp-Session-Id");
         if (sessionHeader != null && upstream.answer404Forever()) {
             sessionLost(response, callback, LegacyHttpUpstream.SessionLossAnswer.NOT_FOUND);
@@ -241,7 +265,7 @@ final class StreamableHandler extends Handler.Abstract {
     }
 
     private void delete(Request request, Response response, Callback callback) {
-        record(request, null, null);
+        record(request, null, null, null);
         String sessionHeader = request.getHeaders().get("Mcp-Session-Id");
         FakeSession session = sessionHeader == null ? null : upstream.sessions().remove(sessionHeader);
         if (session == null) {
@@ -326,12 +350,12 @@ final class StreamableHandler extends Handler.Abstract {
         }
     }
 
-    private void record(Request request, String rpcMethod, String rpcId) {
+    private void record(Request request, String rpcMethod, String rpcId, String body) {
         Map<String, String> headers = new HashMap<>();
         for (HttpField field : request.getHeaders()) {
             headers.put(field.getLowerCaseName(), field.getValue());
         }
-        upstream.record(new RecordedRequest(request.getMethod(), rpcMethod, rpcId, headers, System.nanoTime()));
+        upstream.record(new RecordedRequest(request.getMethod(), rpcMethod, rpcId, headers, body, System.nanoTime()));
     }
 
     private static void accepted(Response response, Callback callback) {

@@ -5,12 +5,14 @@ import dev.mcpx.testkit.modern.FakeCatalogue.Tool;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -19,6 +21,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Serves one HTTP exchange of the fake modern upstream: validate, record, dispatch, answer. */
@@ -90,7 +93,8 @@ final class ModernHandler extends Handler.Abstract {
             error(response, callback, 400, id, -32020, "Header mismatch: " + mismatch.get(), null);
             return true;
         }
-        if (!upstream.supportedVersions.contains(version)) {
+        if (!upstream.supportedVersions.contains(version)
+                || upstream.takeVersionRefusal(method)) {
             ObjectNode data = FakeCatalogue.JSON.createObjectNode();
             upstream.supportedVersions.forEach(data.putArray("supported")::add);
             data.put("requested", version);
@@ -102,10 +106,18 @@ final class ModernHandler extends Handler.Abstract {
             callback.succeeded();
             return true;
         }
-        upstream.calls.computeIfAbsent(method, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        upstream.calls.computeIfAbsent(method, k -> new AtomicInteger()).incrementAndGet();
+        if ("subscriptions/listen".equals(method) && upstream.refuseListen) {
+            error(response, callback, 404, id, -32601, "Method not found: subscriptions/listen", null);
+            return true;
+        }
         if ("subscriptions/listen".equals(method)) {
             listen(response, callback, id, params.path("notifications"));
             return true;
+        }
+        Duration delay = name == null ? null : upstream.delays.get(name);
+        if (delay != null) {
+            Thread.sleep(delay);
         }
         ObjectNode result;
         try {
@@ -167,7 +179,7 @@ final class ModernHandler extends Handler.Abstract {
             }
             case "resources/list" -> {
                 ObjectNode result = FakeCatalogue.complete();
-                var list = result.putArray("resources");
+                ArrayNode list = result.putArray("resources");
                 upstream.catalogue.resources().keySet().forEach(uri -> {
                     ObjectNode r = list.addObject();
                     r.put("uri", uri);
@@ -220,8 +232,8 @@ final class ModernHandler extends Handler.Abstract {
         return result;
     }
 
-    private tools.jackson.databind.node.ArrayNode versions() {
-        var array = FakeCatalogue.JSON.createArrayNode();
+    private ArrayNode versions() {
+        ArrayNode array = FakeCatalogue.JSON.createArrayNode();
         upstream.supportedVersions.forEach(array::add);
         return array;
     }

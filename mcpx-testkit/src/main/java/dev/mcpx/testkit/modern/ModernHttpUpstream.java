@@ -1,6 +1,7 @@
 package dev.mcpx.testkit.modern;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,7 @@ public final class ModernHttpUpstream implements AutoCloseable {
     final Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
     final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     final Map<String, Breakage> breakages = new ConcurrentHashMap<>();
+    final Map<String, Duration> delays = new ConcurrentHashMap<>();
     final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
     final List<String> violations = new CopyOnWriteArrayList<>();
     final List<String> mismatches = new CopyOnWriteArrayList<>();
@@ -56,6 +58,8 @@ public final class ModernHttpUpstream implements AutoCloseable {
     volatile List<String> supportedVersions = List.of(LATEST);
     volatile long ttlMs = 60_000;
     volatile boolean sseForEverything;
+    volatile boolean refuseListen;
+    final Map<String, AtomicInteger> versionRefusals = new ConcurrentHashMap<>();
 
     private final Server server;
     private final URI url;
@@ -116,6 +120,38 @@ public final class ModernHttpUpstream implements AutoCloseable {
 
     public ModernHttpUpstream breakStream(String name, int times, BreakMode mode) {
         breakages.put(name, new Breakage(times, mode));
+        return this;
+    }
+
+    /**
+     * Refuse the next {@code times} {@code rpcMethod} requests with -32022 although their version
+     * is supported, listing the supported versions, as the conformance suite's request-metadata
+     * mock does.
+     */
+    public ModernHttpUpstream refuseVersion(String rpcMethod, int times) {
+        versionRefusals.put(rpcMethod, new AtomicInteger(times));
+        return this;
+    }
+
+    boolean takeVersionRefusal(String rpcMethod) {
+        AtomicInteger left = versionRefusals.get(rpcMethod);
+        return left != null && left.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+    }
+
+    /** Answer {@code subscriptions/listen} with 404 and -32601, as a server without subscriptions does. */
+    public ModernHttpUpstream refuseListen(boolean on) {
+        refuseListen = on;
+        return this;
+    }
+
+    /** How many {@code subscriptions/listen} requests arrived, refused ones included. */
+    public int listenRequests() {
+        return (int) requests.stream().filter(r -> "subscriptions/listen".equals(r.rpcMethod())).count();
+    }
+
+    /** Tool, prompt or resource {@code name} takes this long before it runs. */
+    public ModernHttpUpstream delay(String name, Duration duration) {
+        delays.put(name, duration);
         return this;
     }
 

@@ -1,6 +1,7 @@
 package dev.mcpx.testkit.modern;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 
@@ -18,7 +19,7 @@ public record RecordedRequest(String httpMethod, Map<String, List<String>> heade
 
     /** The first value of header {@code name} (any case), or null. */
     public String header(String name) {
-        List<String> values = headers.get(name.toLowerCase(java.util.Locale.ROOT));
+        List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
         return values == null || values.isEmpty() ? null : values.getFirst();
     }
 }

@@ -32,7 +32,8 @@ import tools.jackson.databind.node.ObjectNode;
  * (progress notifications before the result), {@code die} {code} (exits at once, without
  * answering), {@code huge} {bytes} (a result line of that size), {@code calls} (how many
  * tools/call this process has executed, counting this one), {@code cancellations} (how many
- * {@code notifications/cancelled} this process has received).
+ * {@code notifications/cancelled} this process has received), {@code fail} {why} (a tool result
+ * with {@code isError: true} and an unknown field {@code x-extra}).
  *
  * <p>Chaos, for soak tests: {@code --ledger FILE} appends one line with the tool's name to FILE
  * for every tools/call executed, so executions can be counted across restarts and SIGKILLs.
@@ -199,7 +200,7 @@ public final class StdioFakeServer {
     private ObjectNode toolsList() {
         ObjectNode result = NODES.objectNode();
         ArrayNode tools = result.putArray("tools");
-        for (String name : List.of("echo", "add", "sleep", "progress", "die", "huge", "calls", "cancellations")) {
+        for (String name : List.of("echo", "add", "sleep", "progress", "die", "huge", "calls", "cancellations", "fail")) {
             ObjectNode tool = tools.addObject().put("name", name).put("description", "fake " + name);
             tool.putObject("inputSchema").put("type", "object");
             if (name.equals("echo") || name.equals("calls") || name.equals("cancellations")) {
@@ -242,6 +243,12 @@ public final class StdioFakeServer {
             case "huge" -> text("x".repeat(args.path("bytes").asInt(1024)));
             case "calls" -> text(Long.toString(count));
             case "cancellations" -> text(Long.toString(cancellations.get()));
+            case "fail" -> {
+                ObjectNode failed = text("it failed: " + args.path("why").asString("no reason"));
+                failed.put("isError", true);
+                failed.putObject("x-extra").put("kept", true);
+                yield failed;
+            }
             default -> throw new ToolError(-32602, "Unknown tool: " + name);
         };
     }
