@@ -9,20 +9,8 @@ public final class HostPort {
     private HostPort() {
     }
 
-    /** Where {@code PORT} or {@code :PORT} binds: loopback, so nothing else on the network reaches mcpx by default. */
-    public static final String DEFAULT_HOST = "127.0.0.1";
-
-    /**
-     * The unresolved address, or empty when {@code text} is not HOST:PORT with a port 0-65535;
-     * {@code PORT} and {@code :PORT} mean {@link #DEFAULT_HOST}.
-     */
+    /** The unresolved address, or empty when {@code text} is not HOST:PORT with a port 0-65535. */
     public static Optional<InetSocketAddress> parse(String text) {
-        if (!text.isEmpty() && text.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            return parse(DEFAULT_HOST + ":" + text);
-        }
-        if (text.startsWith(":")) {
-            return parse(DEFAULT_HOST + text);
-        }
         int colon = text.lastIndexOf(':');
         if (colon <= 0 || colon == text.length() - 1) {
             return Optional.empty();
