@@ -135,8 +135,17 @@ final class McpEndpoint {
                 }
                 Replies.accepted(response, callback);
             }
-            case Request hostRequest when Router.ROUTED.contains(hostRequest.method()) ->
+            case Request hostRequest when Router.ROUTED.contains(hostRequest.method()) -> {
+                if (!session.calls.tryAcquire()) {
+                    Replies.json(response, callback, 200, new ErrorResponse(hostRequest.id(), session.calls.refusal()));
+                    return;
+                }
+                try {
                     streamCall(hostRequest, Era.LEGACY, session.inFlight, response, callback);
+                } finally {
+                    session.calls.release();
+                }
+            }
             case Request hostRequest ->
                     Replies.json(response, callback, 200, requests.answer(hostRequest, Era.LEGACY, null, new Cancellation()));
             default -> Replies.accepted(response, callback);
