@@ -19,6 +19,7 @@ import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.router.Router;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -54,13 +55,15 @@ final class McpEndpoint {
     }
 
     void post(org.eclipse.jetty.server.Request request, Response response, Callback callback) throws Exception {
-        if (request.getLength() > MAX_BODY) {
-            Replies.error(response, callback, 413, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "body too large"));
+        String body = request.getLength() > MAX_BODY ? null : boundedBody(request);
+        if (body == null) {
+            Replies.error(response, callback, 413, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                    "body too large: the limit is " + MAX_BODY + " bytes"));
             return;
         }
         JsonRpcMessage hostMessage;
         try {
-            hostMessage = codec.decode(Content.Source.asString(request, StandardCharsets.UTF_8));
+            hostMessage = codec.decode(body);
         } catch (MalformedMessageException e) {
             Replies.error(response, callback, 400, e.id(), JsonRpcError.of(
                     e.kind() == MalformedMessageException.Kind.NOT_JSON ? ErrorCodes.PARSE_ERROR : ErrorCodes.INVALID_REQUEST,
@@ -91,6 +94,14 @@ final class McpEndpoint {
             Replies.error(response, callback, 400, idOf(hostMessage), JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
                     "Bad Request: Mcp-Session-Id header is required (send initialize first), or send a "
                             + "2026-07-28 request with its _meta"));
+        }
+    }
+
+    /** The body as text, or null past {@link #MAX_BODY} bytes: a chunked body has no length to check up front. */
+    private static String boundedBody(org.eclipse.jetty.server.Request request) throws IOException {
+        try (InputStream in = Content.Source.asInputStream(request)) {
+            byte[] bytes = in.readNBytes((int) MAX_BODY + 1);
+            return bytes.length > MAX_BODY ? null : new String(bytes, StandardCharsets.UTF_8);
         }
     }
 
@@ -126,8 +137,17 @@ final class McpEndpoint {
                 }
                 Replies.accepted(response, callback);
             }
-            case Request hostRequest when Router.ROUTED.contains(hostRequest.method()) ->
+            case Request hostRequest when Router.ROUTED.contains(hostRequest.method()) -> {
+                if (!session.calls.tryAcquire()) {
+                    Replies.json(response, callback, 200, new ErrorResponse(hostRequest.id(), session.calls.refusal()));
+                    return;
+                }
+                try {
                     streamCall(hostRequest, Era.LEGACY, session.inFlight, response, callback);
+                } finally {
+                    session.calls.release();
+                }
+            }
             case Request hostRequest ->
                     Replies.json(response, callback, 200, requests.answer(hostRequest, Era.LEGACY, null, new Cancellation()));
             default -> Replies.accepted(response, callback);
