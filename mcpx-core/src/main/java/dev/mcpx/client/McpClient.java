@@ -690,7 +690,9 @@ public final class McpClient implements AutoCloseable {
             return Map.of();
         }
         try {
-            return ParamHeaders.of(descriptor.inputSchema()).headersFor(params.get("arguments"));
+            ParamHeaders mirrored = ParamHeaders.of(descriptor.inputSchema());
+            mirrored.requireSafeIntegers(params.get("arguments"));
+            return mirrored.headersFor(params.get("arguments"));
         } catch (ParamHeaders.InvalidParamHeaderException e) {
             return Map.of();
         } catch (ParamHeaders.UnsafeIntegerException e) {
