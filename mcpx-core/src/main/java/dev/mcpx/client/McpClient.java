@@ -479,7 +479,8 @@ public final class McpClient implements AutoCloseable {
         });
         if (reinitialized) {
             counters.reinitializations.incrementAndGet();
-            log.info("{}: upstream forgot session {}; re-initialized, session generation {}", name, deadSessionId, sessions.generation());
+            log.info("{}: upstream forgot session {}; re-initialized, session generation {}", name,
+                    SessionExpiredException.redact(deadSessionId), sessions.generation());
             emit(new ClientEvent.Reinitialized(sessions.generation()));
             for (CatalogueKind kind : CatalogueKind.values()) {
                 listChanged(kind);
