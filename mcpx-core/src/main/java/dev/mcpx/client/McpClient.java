@@ -209,7 +209,9 @@ public final class McpClient implements AutoCloseable {
             Transport modern = opener.open(http, Wire.MODERN_HTTP);
             attach(modern);
             try {
-                if (discover(probeTimeout)) {
+                // over HTTP a legacy server answers the probe at once with an HTTP error; silence is
+                // a slow server, not a legacy one, so the probe gets the full request timeout
+                if (discover(requestTimeout)) {
                     return;
                 }
             } catch (RuntimeException e) {
