@@ -552,11 +552,14 @@ public final class McpClient implements AutoCloseable {
         ObjectNode params = Json.object();
         params.set("requestId", id.toJson());
         params.put("reason", reason);
-        try {
-            t.send(new Outbound(new Notification(Methods.CANCELLED, params), Map.of(), requestTimeout));
-        } catch (McpException e) {
-            log.debug("{}: could not send cancellation for {}: {}", name, id, e.getMessage());
-        }
+        // the caller has its answer already: a slow or stalled upstream must not hold it for the cancel
+        Thread.ofVirtual().name("mcpx-cancel-" + id).start(() -> {
+            try {
+                t.send(new Outbound(new Notification(Methods.CANCELLED, params), Map.of(), requestTimeout));
+            } catch (McpException e) {
+                log.debug("{}: could not send cancellation for {}: {}", name, id, e.getMessage());
+            }
+        });
     }
 
     /** A copy of the caller's params with the modern {@code _meta} and a progress token added. */
