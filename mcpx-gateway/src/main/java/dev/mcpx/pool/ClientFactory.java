@@ -13,6 +13,7 @@ public interface ClientFactory {
 
     /** The production client: the config's endpoint, timeouts and re-issue overrides. */
     static ClientFactory standard(String version) {
-        return (config, events) -> config.clientBuilder().clientInfo("mcpx", version).events(events).build();
+        return (config, events) -> config.clientBuilder().clientInfo("mcpx", version).events(events)
+                .listenForChanges(true).build();
     }
 }

@@ -32,8 +32,9 @@ import org.eclipse.jetty.util.Callback;
  * {@code /mcp} for both eras on one endpoint. A POST is legacy when it is an {@code initialize}
  * or carries a session id, modern when its version (header or {@code _meta}) is 2026-07-28.
  * Legacy hosts get sessions, a GET listen stream and DELETE; modern hosts are served
- * statelessly with header validation and {@code subscriptions/listen}. Routed calls answer on
- * an SSE stream, so progress can flow and a host that goes away cancels its call.
+ * statelessly with header validation and {@code subscriptions/listen}. Routed calls answer with
+ * JSON when quick, else on an SSE stream, so progress can flow and a host that goes away cancels
+ * its call.
  */
 final class McpEndpoint {
 
@@ -72,7 +73,9 @@ final class McpEndpoint {
         HttpFields headers = request.getHeaders();
         String sessionId = headers.get(SESSION_HEADER);
         String version = headers.get("MCP-Protocol-Version");
-        if (hostMessage instanceof Request hostRequest && Methods.INITIALIZE.equals(hostRequest.method())) {
+        boolean modern = ProtocolVersion.LATEST_MODERN.wire().equals(version)
+                || hostMessage instanceof Request r && HostRequests.eraOf(r) == Era.MODERN;
+        if (hostMessage instanceof Request hostRequest && Methods.INITIALIZE.equals(hostRequest.method()) && !modern) {
             initialize(hostRequest, response, callback);
         } else if (sessionId != null) {
             LegacySession session = sessions.get(sessionId);
@@ -82,8 +85,7 @@ final class McpEndpoint {
             } else {
                 legacy(session, hostMessage, version, request, response, callback);
             }
-        } else if (ProtocolVersion.LATEST_MODERN.wire().equals(version)
-                || hostMessage instanceof Request r && HostRequests.eraOf(r) == Era.MODERN) {
+        } else if (modern) {
             modern(hostMessage, request, response, callback);
         } else if (version != null && ProtocolVersion.fromWire(version).isEmpty()) {
             McpErrorException refused = HostRequests.unsupportedVersion(version);
@@ -159,27 +161,33 @@ final class McpEndpoint {
             return;
         }
         try {
-            ModernHeaders.validate(hostRequest, request.getHeaders());
+            ModernHeaders.validate(hostRequest, request.getHeaders(), requests::toolInputSchema);
         } catch (McpErrorException e) {
             Replies.error(response, callback, 400, hostRequest.id(), e.error());
             return;
         }
         if (Methods.SUBSCRIPTIONS_LISTEN.equals(hostRequest.method())) {
             listen(hostRequest, response, callback);
-        } else if (Router.ROUTED.contains(hostRequest.method())) {
+        } else if (Router.ROUTED.contains(hostRequest.method())
+                && !HostRequests.REMOVED_IN_MODERN.contains(hostRequest.method())) {
             streamCall(hostRequest, Era.MODERN, null, response, callback);
         } else {
             JsonRpcMessage hostResult = requests.answer(hostRequest, Era.MODERN, null, new Cancellation());
-            int status = 200;
-            if (hostResult instanceof ErrorResponse error) {
-                status = switch (error.error().code()) {
-                    case ErrorCodes.METHOD_NOT_FOUND -> 404;
-                    case ErrorCodes.HEADER_MISMATCH, ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION -> 400;
-                    default -> 200;
-                };
-            }
-            Replies.json(response, callback, status, hostResult);
+            Replies.json(response, callback, status(Era.MODERN, hostResult), hostResult);
         }
+    }
+
+    /** 2026-07-28 gives some errors their own HTTP status; legacy answers every JSON-RPC error with 200. */
+    private static int status(Era era, JsonRpcMessage hostResult) {
+        if (era != Era.MODERN || !(hostResult instanceof ErrorResponse error)) {
+            return 200;
+        }
+        return switch (error.error().code()) {
+            case ErrorCodes.METHOD_NOT_FOUND -> 404;
+            case ErrorCodes.HEADER_MISMATCH, ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION,
+                 ErrorCodes.MISSING_REQUIRED_CLIENT_CAPABILITY -> 400;
+            default -> 200;
+        };
     }
 
     /** A routed call answered on its own SSE stream: progress first, then the one answer. */
@@ -189,13 +197,13 @@ final class McpEndpoint {
         if (inFlight != null) {
             inFlight.put(hostRequest.id(), cancellation);
         }
-        SseStream stream = SseStream.open(response, keepAlive, () -> cancellation.cancel("host disconnected"));
+        SseStream stream = SseStream.deferred(response, keepAlive, () -> cancellation.cancel("host disconnected"));
         try {
             JsonRpcMessage hostResult = requests.answer(hostRequest, era,
                     hostProgress -> stream.send(new Notification(Methods.PROGRESS, hostProgress)), cancellation);
             // a call the host cancelled gets no response (MCP cancellation rules)
             if (!cancellation.isCancelled()) {
-                stream.send(hostResult);
+                stream.answer(hostResult, status(era, hostResult));
             }
         } finally {
             if (inFlight != null) {

@@ -1,0 +1,81 @@
+package dev.mcpx.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Runs the end-to-end benchmarks (and the JMH ones) and writes docs/benchmarks.md.
+ *
+ * <pre>
+ * bench/run [--sections load,heal,startup,scale,jmh] [--rounds 3] [--window-ms 2000]
+ *           [--warmup-ms 500] [--callers 1,8,32,128] [--out docs/benchmarks.md]
+ * </pre>
+ */
+public final class BenchMain {
+
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args);
+        BenchEnv env = BenchEnv.locate();
+        Report report = new Report(options, env);
+        if (options.sections().contains("load")) {
+            report.load(LoadBench.run(env, options.callers(), options.rounds(),
+                    Duration.ofMillis(options.warmupMillis()), Duration.ofMillis(options.windowMillis())));
+        }
+        if (options.sections().contains("heal")) {
+            report.heal(List.of(HealBench.legacyRestart(env, 10), HealBench.modernBrokenStream(env, 10)));
+        }
+        if (options.sections().contains("startup")) {
+            report.startup(StartupBench.run(env, 5));
+        }
+        if (options.sections().contains("scale")) {
+            report.scale(ScaleBench.inFlight(env, 1000, 2, 2000), ScaleBench.bigCatalogue(env, 10_000, 5));
+        }
+        if (options.sections().contains("jmh")) {
+            report.jmh(JmhSection.run());
+        }
+        System.out.println(report.markdown());
+        if (options.out() != null) {
+            report.write(options.out());
+            System.err.println("wrote " + options.out());
+        }
+        System.exit(0);
+    }
+
+    record Options(Set<String> sections, int rounds, long windowMillis, long warmupMillis, List<Integer> callers,
+                   Path out, String commandLine) {
+
+        static Options parse(String[] args) {
+            Set<String> sections = Set.of("load", "heal", "startup", "scale", "jmh");
+            int rounds = 3;
+            long window = 2000;
+            long warmup = 500;
+            List<Integer> callers = List.of(1, 8, 32, 128);
+            Path out = null;
+            for (int i = 0; i < args.length; i++) {
+                String value = i + 1 < args.length ? args[i + 1] : null;
+                switch (args[i]) {
+                    case "--sections" -> sections = Set.of(value.split(","));
+                    case "--rounds" -> rounds = Integer.parseInt(value);
+                    case "--window-ms" -> window = Long.parseLong(value);
+                    case "--warmup-ms" -> warmup = Long.parseLong(value);
+                    case "--callers" -> callers = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
+                    case "--out" -> out = Path.of(value);
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+                i++;
+            }
+            List<String> shown = new java.util.ArrayList<>(List.of(args));
+            int at = shown.indexOf("--out");
+            if (at >= 0) {
+                shown.subList(at, Math.min(at + 2, shown.size())).clear();
+            }
+            return new Options(sections, rounds, window, warmup, callers, out, String.join(" ", shown));
+        }
+    }
+}

@@ -1,0 +1,220 @@
+package dev.mcpx.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/** Collects the sections' results and renders docs/benchmarks.md (also printed). */
+final class Report {
+
+    private final BenchMain.Options options;
+    private final BenchEnv env;
+    private final ZonedDateTime started = ZonedDateTime.now(ZoneOffset.UTC);
+    private List<LoadResult> load = List.of();
+    private final List<String> sections = new ArrayList<>();
+    private final List<Target> targets = new ArrayList<>();
+
+    /** One target of issue 8 with what was measured against it. */
+    record Target(String what, String goal, String measured, boolean met) {
+    }
+
+    Report(BenchMain.Options options, BenchEnv env) {
+        this.options = options;
+        this.env = env;
+    }
+
+    void load(List<LoadResult> results) {
+        this.load = results;
+        StringBuilder md = new StringBuilder();
+        md.append("## Throughput and latency: `tools/call` at N concurrent callers\n\n");
+        md.append("Each cell is the median of ").append(options.rounds()).append(" rounds of ")
+                .append(options.windowMillis()).append(" ms (after ").append(options.warmupMillis())
+                .append(" ms warm-up); the set-ups take turns within each round. `vs direct` divides by the direct ")
+                .append("set-up to the same upstream; `mcpx ×` divides mcpx's rate on the same stdio upstream by the proxy's.\n\n");
+        md.append("| set-up | callers | calls/s | p50 ms | p99 ms | errors | vs direct | mcpx × |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (int callers : options.callers()) {
+            for (LoadResult r : results.stream().filter(r -> r.callers() == callers).toList()) {
+                String[] parts = r.setup().split(" / ");
+                String vsDirect = "";
+                String mcpxTimes = "";
+                if (parts[0].equals(LoadBench.MCPX)) {
+                    vsDirect = find(LoadBench.DIRECT, parts[1], callers)
+                            .map(d -> fmt("%.2f", r.callsPerSecond() / d.callsPerSecond())).orElse("");
+                } else if (!parts[0].equals(LoadBench.DIRECT)) {
+                    vsDirect = find(LoadBench.DIRECT, parts[1], callers)
+                            .map(d -> fmt("%.2f", r.callsPerSecond() / d.callsPerSecond())).orElse("");
+                    mcpxTimes = find(LoadBench.MCPX, parts[1], callers)
+                            .map(m -> fmt("%.1f", m.callsPerSecond() / r.callsPerSecond())).orElse("");
+                }
+                md.append(fmt("| %s | %d | %.0f | %.2f | %.2f | %d | %s | %s |%n", r.setup(), callers,
+                        r.callsPerSecond(), r.p50Millis(), r.p99Millis(), r.errors(), vsDirect, mcpxTimes));
+            }
+        }
+        results.stream().filter(r -> r.firstError() != null).forEach(r ->
+                md.append(fmt("%nFirst error in `%s` at %d callers: `%s`%n", r.setup(), r.callers(), r.firstError())));
+        sections.add(md.toString());
+        loadTargets();
+    }
+
+    private void loadTargets() {
+        find(LoadBench.MCPX, "legacy-http", 32).ifPresent(m -> find(LoadBench.DIRECT, "legacy-http", 32).ifPresent(d -> {
+            double ratio = m.callsPerSecond() / d.callsPerSecond();
+            targets.add(new Target("throughput through mcpx, 32 callers, legacy HTTP upstream", ">= 0.9x direct",
+                    fmt("%.2fx", ratio), ratio >= 0.9));
+        }));
+        find(LoadBench.MCPX, "modern-http", 32).ifPresent(m -> find(LoadBench.DIRECT, "modern-http", 32).ifPresent(d -> {
+            double ratio = m.callsPerSecond() / d.callsPerSecond();
+            targets.add(new Target("throughput through mcpx, 32 callers, modern HTTP upstream", ">= 0.9x direct",
+                    fmt("%.2fx", ratio), ratio >= 0.9));
+        }));
+        find(LoadBench.MCPX, "legacy-http", 1).ifPresent(m -> find(LoadBench.DIRECT, "legacy-http", 1).ifPresent(d -> {
+            double added = m.p99Millis() - d.p99Millis();
+            targets.add(new Target("p99 added latency on loopback, 1 caller, legacy HTTP", "<= 1 ms",
+                    fmt("%.2f ms (p50 +%.2f ms)", added, m.p50Millis() - d.p50Millis()), added <= 1.0));
+        }));
+        for (String proxy : List.of("mcp-proxy", "supergateway")) {
+            for (int callers : List.of(32)) {
+                find(LoadBench.MCPX, "stdio", callers).ifPresent(m -> find(proxy, "stdio", callers).ifPresent(p -> {
+                    double ratio = m.callsPerSecond() / p.callsPerSecond();
+                    targets.add(new Target("throughput vs " + proxy + ", same stdio upstream, " + callers + " callers",
+                            ">= 5x", fmt("%.1fx", ratio), ratio >= 5));
+                }));
+            }
+        }
+    }
+
+    Optional<LoadResult> find(String via, String upstream, int callers) {
+        String name = via + " / " + upstream;
+        return load.stream().filter(r -> r.setup().equals(name) && r.callers() == callers).findFirst();
+    }
+
+    void heal(List<HealBench.Heal> heals) {
+        StringBuilder md = new StringBuilder("## Heal time through the gateway\n\n");
+        md.append("Legacy: from the moment the restarted upstream listens again to the host's first successful call ")
+                .append("(the host calls at once and again on failure, no sleeps). Modern: the extra time of a call whose ")
+                .append("response stream broke after the tool ran, over a normal call. Medians.\n\n");
+        md.append("| event | repetitions | heal ms | normal call ms | failed host calls | re-initializes | re-issues |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+        for (HealBench.Heal h : heals) {
+            md.append(fmt("| %s | %d | %.2f | %.2f | %d | %d | %d |%n", h.what(), h.repetitions(), h.healMillis(),
+                    h.normalCallMillis(), h.failedCalls(), h.reinitializations(), h.reissues()));
+            targets.add(new Target("heal: " + h.what(), "one re-initialize / re-issue round trip, no failed host call",
+                    fmt("%.2f ms (a normal call: %.2f ms), %d failed host calls", h.healMillis(), h.normalCallMillis(),
+                            h.failedCalls()), h.failedCalls() == 0 && h.healMillis() <= 5 * h.normalCallMillis() + 5));
+        }
+        sections.add(md.toString());
+    }
+
+    void startup(List<StartupBench.Startup> startups) {
+        StringBuilder md = new StringBuilder("## Start-up and memory\n\n");
+        md.append("Start-up: from launching `bin/mcpx serve` (with ").append(StartupBench.UPSTREAMS)
+                .append(" upstreams configured: 4 legacy HTTP, 4 modern HTTP, 2 stdio) to the answer of the first ")
+                .append("`initialize`, median of ").append(startups.isEmpty() ? 0 : startups.getFirst().launches())
+                .append(" launches; HTTP polls every 2 ms. RSS: the gateway process alone (not its stdio children), ")
+                .append("idle once all ").append(StartupBench.UPSTREAMS)
+                .append(" upstreams are up, and the peak under 32 callers spread over them for 3 s.\n\n");
+        md.append("| JVM | start-up HTTP ms | start-up stdio ms | RSS idle MiB | RSS peak under load MiB | calls/s under load | errors |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+        for (StartupBench.Startup s : startups) {
+            md.append(fmt("| %s | %.0f | %.0f | %.1f | %.1f | %.0f | %d |%n", s.mode(), s.httpMillis(), s.stdioMillis(),
+                    s.idleRssMib(), s.loadRssMib(), s.loadCallsPerSecond(), s.loadErrors()));
+        }
+        sections.add(md.toString());
+        startups.stream().filter(s -> s.mode().equals("default")).findFirst().ifPresent(d -> {
+            double first = Math.max(d.httpMillis(), d.stdioMillis());
+            targets.add(new Target("first initialize after launch (default JVM)", "<= 400 ms",
+                    fmt("HTTP %.0f ms, stdio %.0f ms", d.httpMillis(), d.stdioMillis()), first <= 400));
+            targets.add(new Target("RSS with 10 idle upstreams (default JVM)", "<= 100 MB",
+                    fmt("%.1f MiB (%.1f MB)", d.idleRssMib(), d.idleRssMib() * 1.048576), d.idleRssMib() * 1.048576 <= 100));
+        });
+        startups.stream().filter(s -> !s.mode().equals("default"))
+                .min(java.util.Comparator.comparingDouble(StartupBench.Startup::stdioMillis)).ifPresent(best -> {
+                    double first = Math.max(best.httpMillis(), best.stdioMillis());
+                    targets.add(new Target("first initialize after launch (" + best.mode() + ")", "<= 400 ms",
+                            fmt("HTTP %.0f ms, stdio %.0f ms", best.httpMillis(), best.stdioMillis()), first <= 400));
+                });
+    }
+
+    void scale(ScaleBench.InFlight inFlight, ScaleBench.BigCatalogue catalogue) {
+        StringBuilder md = new StringBuilder("## Scale\n\n");
+        if (inFlight != null) {
+            md.append(fmt("In flight: %d host callers each made %d calls of a tool that sleeps, through one gateway to one "
+                            + "legacy HTTP upstream. Completed %d, errors %d, at most %d running at once on the upstream, "
+                            + "%.1f s in all.%n%n", inFlight.callers(), inFlight.callsEach(), inFlight.completed(),
+                    inFlight.errors(), inFlight.peakInFlight(), inFlight.seconds()));
+            if (inFlight.firstError() != null) {
+                md.append("First error: `").append(inFlight.firstError()).append("`\n\n");
+            }
+            targets.add(new Target(inFlight.callers() + " concurrent in-flight calls through one gateway", "no errors",
+                    fmt("%d errors, %d in flight at the upstream at once", inFlight.errors(), inFlight.peakInFlight()),
+                    inFlight.errors() == 0 && inFlight.peakInFlight() >= inFlight.callers()));
+        }
+        if (catalogue != null) {
+            md.append(fmt("Catalogue: %d tools from two upstreams (legacy and modern HTTP). A fresh host listed %d tools "
+                            + "in %d pages in %.1f ms (median); listing the same tools straight from the two upstreams took "
+                            + "%.1f ms. A call of the last tool listed %s.%n", catalogue.tools(), catalogue.listed(),
+                    catalogue.pages(), catalogue.listMillis(), catalogue.directMillis(),
+                    catalogue.lastToolAnswered() ? "was answered" : "**failed**"));
+            targets.add(new Target(catalogue.tools() + "-tool catalogue through one gateway", "listed whole, routable",
+                    fmt("%d listed, host tools/list %.1f ms", catalogue.listed(), catalogue.listMillis()),
+                    catalogue.listed() == catalogue.tools() && catalogue.lastToolAnswered()));
+        }
+        sections.add(md.toString());
+    }
+
+    void jmh(List<JmhSection.Score> scores) {
+        StringBuilder md = new StringBuilder("## Microbenchmarks (JMH 1.37)\n\n");
+        md.append("One fork, 2 x 1 s warm-up, 3 x 1 s measurement each; average time per operation ")
+                .append("(± is JMH's 99.9% error). Sources in `bench/src/main/java/dev/mcpx/bench/jmh/`.\n\n");
+        md.append("| benchmark | params | score | ± | unit |\n|---|---|---:|---:|---|\n");
+        for (JmhSection.Score s : scores) {
+            md.append(fmt("| %s | %s | %.3f | %.3f | %s |%n", s.benchmark(), s.params(), s.score(), s.error(), s.unit()));
+        }
+        sections.add(md.toString());
+    }
+
+    void note(String markdown) {
+        sections.add(markdown);
+    }
+
+    String markdown() {
+        StringBuilder md = new StringBuilder();
+        md.append("# mcpx benchmarks\n\n");
+        md.append("Written by `bench/run`; every number below was measured in the run described here. ");
+        md.append("The machine is shared with other builds and tests, so absolute figures are noisy: read the ratios, ");
+        md.append("which come from the same run, and rerun before drawing conclusions from small differences.\n\n");
+        md.append("## Run\n\n");
+        md.append(Machine.describe(started)).append('\n');
+        md.append("Reproduce: `bench/run").append(options.commandLine().isEmpty() ? "" : " " + options.commandLine())
+                .append("` (builds what it needs; needs `.tools/setup` once).\n\n");
+        md.append("## Targets (issue 8)\n\n");
+        md.append("| target | goal | measured | |\n|---|---|---|---|\n");
+        for (Target t : targets) {
+            md.append(fmt("| %s | %s | %s | %s |%n", t.what(), t.goal(), t.measured(), t.met() ? "met" : "**missed**"));
+        }
+        md.append('\n');
+        sections.forEach(s -> md.append(s).append('\n'));
+        return md.toString();
+    }
+
+    void write(Path out) throws IOException {
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, markdown());
+    }
+
+    static String fmt(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
+    }
+
+    static String today() {
+        return DateTimeFormatter.ISO_LOCAL_DATE.format(ZonedDateTime.now(ZoneOffset.UTC));
+    }
+}

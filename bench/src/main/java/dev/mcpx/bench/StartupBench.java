@@ -1,0 +1,160 @@
+package dev.mcpx.bench;
+
+import dev.mcpx.client.McpClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Start-up (launch of {@code bin/mcpx serve} to the first answered {@code initialize}, over HTTP
+ * and stdio) and resident memory with 10 upstreams, idle and under load, for each way of running
+ * the JVM: plain, with a dynamic AppCDS archive, and with a Java 25 AOT cache.
+ */
+final class StartupBench {
+
+    static final int UPSTREAMS = 10;
+
+    /** How the JVM runs mcpx; {@code javaOpts} go through MCPX_JAVA_OPTS. */
+    record JvmMode(String name, String javaOpts, String trainingOpts) {
+    }
+
+    /** Medians over launches, milliseconds and MiB. */
+    record Startup(String mode, int launches, double httpMillis, double stdioMillis, double idleRssMib,
+                   double loadRssMib, double loadCallsPerSecond, long loadErrors) {
+    }
+
+    private StartupBench() {
+    }
+
+    static List<JvmMode> modes(BenchEnv env) {
+        Path dir = env.logDir().resolve("jvm-caches");
+        Path jsa = dir.resolve("mcpx.jsa");
+        Path aot = dir.resolve("mcpx.aot");
+        // JVM warnings about a cache go to stderr: stdout carries MCP in stdio mode
+        String quiet = "-Xlog:disable -Xlog:all=warning:stderr";
+        return List.of(
+                new JvmMode("default", "", null),
+                new JvmMode("AppCDS (dynamic archive)", "-XX:SharedArchiveFile=" + jsa + " " + quiet,
+                        "-XX:ArchiveClassesAtExit=" + jsa + " " + quiet),
+                new JvmMode("AOT cache (JDK 25)", "-XX:AOTCache=" + aot + " " + quiet,
+                        "-XX:AOTCacheOutput=" + aot + " " + quiet));
+    }
+
+    static List<Startup> run(BenchEnv env, int launches) throws Exception {
+        Files.createDirectories(env.logDir().resolve("jvm-caches"));
+        List<FastUpstream> http = new ArrayList<>();
+        try {
+            GatewayConfigFile file = new GatewayConfigFile();
+            for (int i = 1; i <= UPSTREAMS; i++) {
+                String name = "u%02d".formatted(i);
+                if (i > UPSTREAMS - 2) {
+                    file.stdio(name, env.stdioUpstream());
+                    continue;
+                }
+                FastUpstream upstream = FastUpstream.start(i % 2 == 0 ? FastUpstream.Era.MODERN : FastUpstream.Era.LEGACY, 1);
+                http.add(upstream);
+                file.http(name, upstream.url());
+            }
+            Path config = file.write(env.logDir(), "ten-upstreams.json");
+            List<Startup> results = new ArrayList<>();
+            for (JvmMode mode : modes(env)) {
+                if (mode.trainingOpts() != null) {
+                    train(env, config, mode);
+                }
+                results.add(measure(env, config, mode, launches));
+            }
+            return results;
+        } finally {
+            for (FastUpstream upstream : http) {
+                upstream.close();
+            }
+        }
+    }
+
+    /** One host session over stdio with the training options; the JVM writes its cache at exit. */
+    static void train(BenchEnv env, Path config, JvmMode mode) throws IOException, InterruptedException {
+        try (StdioSession session = StdioSession.launch(env, serveStdio(env, config),
+                Map.of("MCPX_JAVA_OPTS", mode.trainingOpts(), "MCPX_LOG", "WARN"))) {
+            session.request(StdioSession.INITIALIZE, 1);
+            session.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+            session.request("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}", 2);
+            for (int i = 0; i < 50; i++) {
+                session.request(("{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":"
+                        + "{\"name\":\"u01__echo\",\"arguments\":{\"text\":\"train\"}}}").formatted(3 + i), 3 + i);
+            }
+            session.finish();
+        }
+    }
+
+    private static Startup measure(BenchEnv env, Path config, JvmMode mode, int launches) throws Exception {
+        Map<String, String> vars = Map.of("MCPX_JAVA_OPTS", mode.javaOpts());
+        double[] httpMillis = new double[launches];
+        double[] stdioMillis = new double[launches];
+        for (int i = 0; i < launches; i++) {
+            try (StdioSession session = StdioSession.launch(env, serveStdio(env, config),
+                    Map.of("MCPX_JAVA_OPTS", mode.javaOpts(), "MCPX_LOG", "WARN"))) {
+                session.request(StdioSession.INITIALIZE, 1);
+                stdioMillis[i] = (System.nanoTime() - session.launchedNanos()) / 1e6;
+            }
+            try (McpxGateway gateway = McpxGateway.start(env, "mcpx-startup", config, vars)) {
+                httpMillis[i] = gateway.startup().toNanos() / 1e6;
+            }
+        }
+        double[] memory = memory(env, config, vars);
+        System.err.printf("start-up %-26s http %6.0f ms  stdio %6.0f ms  rss idle %5.1f MiB  load %5.1f MiB%n",
+                mode.name(), Stats.median(httpMillis), Stats.median(stdioMillis), memory[0], memory[1]);
+        return new Startup(mode.name(), launches, Stats.median(httpMillis), Stats.median(stdioMillis),
+                memory[0], memory[1], memory[2], (long) memory[3]);
+    }
+
+    /** Idle RSS once every upstream is up, then the peak RSS under 32 callers spread over them. */
+    private static double[] memory(BenchEnv env, Path config, Map<String, String> vars) throws Exception {
+        try (McpxGateway gateway = McpxGateway.start(env, "mcpx-memory", config, vars);
+             McpClient host = HostClients.legacyHost("memory", gateway.url())) {
+            awaitTools(host, UPSTREAMS, Duration.ofSeconds(60));
+            Thread.sleep(2000);
+            double idle = gateway.process().rssMib();
+            AtomicBoolean running = new AtomicBoolean(true);
+            double[] peak = {idle};
+            Thread sampler = Thread.ofPlatform().start(() -> {
+                while (running.get()) {
+                    peak[0] = Math.max(peak[0], gateway.process().rssMib());
+                    try {
+                        Thread.sleep(50);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+            AtomicInteger next = new AtomicInteger();
+            LoadResult load = LoadDriver.run("memory", 32, Duration.ofMillis(500), Duration.ofSeconds(3), () -> {
+                int n = Math.floorMod(next.getAndIncrement(), UPSTREAMS) + 1;
+                HostClients.echo(host, "u%02d__echo".formatted(n)).run();
+            });
+            running.set(false);
+            sampler.join();
+            return new double[] {idle, peak[0], load.callsPerSecond(), load.errors()};
+        }
+    }
+
+    static void awaitTools(McpClient host, int count, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (ScaleBench.listAll(host).tools().size() >= count) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("the gateway did not list " + count + " tools in " + timeout);
+    }
+
+    private static List<String> serveStdio(BenchEnv env, Path config) {
+        return List.of(env.mcpx().toString(), "serve", "-c", config.toString(), "--stdio");
+    }
+}
