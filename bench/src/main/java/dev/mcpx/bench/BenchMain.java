@@ -11,7 +11,7 @@ import java.util.Set;
  *
  * <pre>
  * bench/run [--sections load,heal,startup,scale,jmh] [--rounds 3] [--window-ms 2000]
- *           [--warmup-ms 500] [--callers 1,8,32,128] [--out docs/benchmarks.md]
+ *           [--warmup-ms 500] [--callers 1,8,32,128] [--setups direct,mcpx] [--out docs/benchmarks.md]
  * </pre>
  */
 public final class BenchMain {
@@ -24,7 +24,7 @@ public final class BenchMain {
         BenchEnv env = BenchEnv.locate();
         Report report = new Report(options, env);
         if (options.sections().contains("load")) {
-            report.load(LoadBench.run(env, options.callers(), options.rounds(),
+            report.load(LoadBench.run(env, options.callers(), options.setups(), options.rounds(),
                     Duration.ofMillis(options.warmupMillis()), Duration.ofMillis(options.windowMillis())));
         }
         if (options.sections().contains("heal")) {
@@ -47,8 +47,9 @@ public final class BenchMain {
         System.exit(0);
     }
 
+    /** {@code setups}: the load set-ups to run, by the way they reach the upstream (all when empty). */
     record Options(Set<String> sections, int rounds, long windowMillis, long warmupMillis, List<Integer> callers,
-                   Path out, String commandLine) {
+                   Set<String> setups, Path out, String commandLine) {
 
         static Options parse(String[] args) {
             Set<String> sections = Set.of("load", "heal", "startup", "scale", "jmh");
@@ -56,6 +57,7 @@ public final class BenchMain {
             long window = 2000;
             long warmup = 500;
             List<Integer> callers = List.of(1, 8, 32, 128);
+            Set<String> setups = Set.of();
             Path out = null;
             for (int i = 0; i < args.length; i++) {
                 String value = i + 1 < args.length ? args[i + 1] : null;
@@ -65,6 +67,7 @@ public final class BenchMain {
                     case "--window-ms" -> window = Long.parseLong(value);
                     case "--warmup-ms" -> warmup = Long.parseLong(value);
                     case "--callers" -> callers = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
+                    case "--setups" -> setups = Set.of(value.split(","));
                     case "--out" -> out = Path.of(value);
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
@@ -75,7 +78,7 @@ public final class BenchMain {
             if (at >= 0) {
                 shown.subList(at, Math.min(at + 2, shown.size())).clear();
             }
-            return new Options(sections, rounds, window, warmup, callers, out, String.join(" ", shown));
+            return new Options(sections, rounds, window, warmup, callers, setups, out, String.join(" ", shown));
         }
     }
 }

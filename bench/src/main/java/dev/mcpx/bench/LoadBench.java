@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Throughput and latency of {@code tools/call} at N concurrent callers, for every set-up in the
@@ -29,8 +30,8 @@ final class LoadBench {
     private LoadBench() {
     }
 
-    static List<LoadResult> run(BenchEnv env, List<Integer> callerCounts, int rounds, Duration warmup,
-                                Duration window) throws Exception {
+    static List<LoadResult> run(BenchEnv env, List<Integer> callerCounts, Set<String> only, int rounds,
+                                Duration warmup, Duration window) throws Exception {
         try (FastUpstream legacy = FastUpstream.start(FastUpstream.Era.LEGACY, 1);
              FastUpstream modern = FastUpstream.start(FastUpstream.Era.MODERN, 1)) {
             var config = new GatewayConfigFile().http("legacy", legacy.url()).http("modern", modern.url())
@@ -48,7 +49,8 @@ final class LoadBench {
                         new Setup("mcp-proxy", "stdio", HostClients.legacyHost("mcp-proxy", mcpProxy.url()), "echo"),
                         new Setup("supergateway", "stdio", HostClients.legacyHost("supergateway", supergateway.url()), "echo"));
                 try {
-                    return measure(setups, callerCounts, rounds, warmup, window);
+                    List<Setup> chosen = setups.stream().filter(s -> only.isEmpty() || only.contains(s.via())).toList();
+                    return measure(chosen, callerCounts, rounds, warmup, window);
                 } finally {
                     setups.forEach(s -> s.client().close());
                 }

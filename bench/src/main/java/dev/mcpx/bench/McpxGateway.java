@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code bin/mcpx serve --http} as users run it, on a free loopback port. */
-record McpxGateway(ChildProcess process, URI url, long launchedNanos, long answeredNanos) implements AutoCloseable {
+/** {@code cpuMillisAtAnswer}: CPU time the gateway had used when its first initialize was answered. */
+record McpxGateway(ChildProcess process, URI url, long launchedNanos, long answeredNanos, double cpuMillisAtAnswer)
+        implements AutoCloseable {
 
     static McpxGateway start(BenchEnv env, String name, Path config, Map<String, String> extraEnv)
             throws InterruptedException {
@@ -24,7 +26,7 @@ record McpxGateway(ChildProcess process, URI url, long launchedNanos, long answe
         URI url = URI.create("http://127.0.0.1:" + port + "/mcp");
         try {
             long answered = HttpProbe.awaitInitialize(url, Duration.ofSeconds(60), 2, process);
-            return new McpxGateway(process, url, launched, answered);
+            return new McpxGateway(process, url, launched, answered, ProcStat.cpuMillis(process.pid()));
         } catch (RuntimeException | InterruptedException e) {
             process.close();
             throw e;

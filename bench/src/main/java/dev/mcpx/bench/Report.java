@@ -121,25 +121,30 @@ final class Report {
                 .append(" launches; HTTP polls every 2 ms. RSS: the gateway process alone (not its stdio children), ")
                 .append("idle once all ").append(StartupBench.UPSTREAMS)
                 .append(" upstreams are up, and the peak under 32 callers spread over them for 3 s.\n\n");
-        md.append("| JVM | start-up HTTP ms | start-up stdio ms | RSS idle MiB | RSS peak under load MiB | calls/s under load | errors |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+        md.append("CPU ms is the user + system time the gateway process had used by then: on a busy shared machine it ")
+                .append("moves much less than wall-clock time, and on an idle 2-core machine wall time is at most about it.\n\n");
+        md.append("| JVM | start-up HTTP ms | CPU ms | start-up stdio ms | CPU ms | RSS idle MiB | RSS peak under load MiB | calls/s under load | errors |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (StartupBench.Startup s : startups) {
-            md.append(fmt("| %s | %.0f | %.0f | %.1f | %.1f | %.0f | %d |%n", s.mode(), s.httpMillis(), s.stdioMillis(),
-                    s.idleRssMib(), s.loadRssMib(), s.loadCallsPerSecond(), s.loadErrors()));
+            md.append(fmt("| %s | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.0f | %d |%n", s.mode(), s.httpMillis(),
+                    s.httpCpuMillis(), s.stdioMillis(), s.stdioCpuMillis(), s.idleRssMib(), s.loadRssMib(),
+                    s.loadCallsPerSecond(), s.loadErrors()));
         }
         sections.add(md.toString());
-        startups.stream().filter(s -> s.mode().equals("default")).findFirst().ifPresent(d -> {
+        startups.stream().filter(s -> s.mode().startsWith("default")).findFirst().ifPresent(d -> {
             double first = Math.max(d.httpMillis(), d.stdioMillis());
-            targets.add(new Target("first initialize after launch (default JVM)", "<= 400 ms",
-                    fmt("HTTP %.0f ms, stdio %.0f ms", d.httpMillis(), d.stdioMillis()), first <= 400));
-            targets.add(new Target("RSS with 10 idle upstreams (default JVM)", "<= 100 MB",
+            targets.add(new Target("first initialize after launch (no JVM cache)", "<= 400 ms",
+                    fmt("HTTP %.0f ms, stdio %.0f ms wall (CPU %.0f / %.0f ms)", d.httpMillis(), d.stdioMillis(),
+                            d.httpCpuMillis(), d.stdioCpuMillis()), first <= 400));
+            targets.add(new Target("RSS with 10 idle upstreams (no JVM cache)", "<= 100 MB",
                     fmt("%.1f MiB (%.1f MB)", d.idleRssMib(), d.idleRssMib() * 1.048576), d.idleRssMib() * 1.048576 <= 100));
         });
-        startups.stream().filter(s -> !s.mode().equals("default"))
+        startups.stream().filter(s -> !s.mode().startsWith("default"))
                 .min(java.util.Comparator.comparingDouble(StartupBench.Startup::stdioMillis)).ifPresent(best -> {
                     double first = Math.max(best.httpMillis(), best.stdioMillis());
                     targets.add(new Target("first initialize after launch (" + best.mode() + ")", "<= 400 ms",
-                            fmt("HTTP %.0f ms, stdio %.0f ms", best.httpMillis(), best.stdioMillis()), first <= 400));
+                            fmt("HTTP %.0f ms, stdio %.0f ms wall (CPU %.0f / %.0f ms)", best.httpMillis(),
+                                    best.stdioMillis(), best.httpCpuMillis(), best.stdioCpuMillis()), first <= 400));
                 });
     }
 

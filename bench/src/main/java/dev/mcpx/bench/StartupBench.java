@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -19,13 +20,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class StartupBench {
 
     static final int UPSTREAMS = 10;
+    static final String FOOTPRINT_OPTS = "-XX:+UseSerialGC -Xms8m";
 
-    /** How the JVM runs mcpx; {@code javaOpts} go through MCPX_JAVA_OPTS. */
-    record JvmMode(String name, String javaOpts, String trainingOpts) {
+    /**
+     * How the JVM runs mcpx: environment for bin/mcpx, and the JVM options of a training run
+     * over stdio (null: none), or bin/mcpx-aot when {@code aotScript}.
+     */
+    record JvmMode(String name, Map<String, String> env, String trainingOpts, boolean aotScript) {
     }
 
     /** Medians over launches, milliseconds and MiB. */
-    record Startup(String mode, int launches, double httpMillis, double stdioMillis, double idleRssMib,
+    record Startup(String mode, int launches, double httpMillis, double stdioMillis, double httpCpuMillis,
+                   double stdioCpuMillis, double idleRssMib,
                    double loadRssMib, double loadCallsPerSecond, long loadErrors) {
     }
 
@@ -33,17 +39,18 @@ final class StartupBench {
     }
 
     static List<JvmMode> modes(BenchEnv env) {
-        Path dir = env.logDir().resolve("jvm-caches");
-        Path jsa = dir.resolve("mcpx.jsa");
-        Path aot = dir.resolve("mcpx.aot");
-        // JVM warnings about a cache go to stderr: stdout carries MCP in stdio mode
-        String quiet = "-Xlog:disable -Xlog:all=warning:stderr";
+        Path jsa = env.logDir().resolve("jvm-caches/mcpx.jsa");
+        // JVM warnings about an archive go to stderr: stdout carries MCP in stdio mode
+        String quiet = " -Xlog:disable -Xlog:all=warning:stderr";
         return List.of(
-                new JvmMode("default", "", null),
-                new JvmMode("AppCDS (dynamic archive)", "-XX:SharedArchiveFile=" + jsa + " " + quiet,
-                        "-XX:ArchiveClassesAtExit=" + jsa + " " + quiet),
-                new JvmMode("AOT cache (JDK 25)", "-XX:AOTCache=" + aot + " " + quiet,
-                        "-XX:AOTCacheOutput=" + aot + " " + quiet));
+                new JvmMode("default (no cache)", Map.of("MCPX_AOT", "0", "MCPX_JAVA_OPTS", ""), null, false),
+                new JvmMode("AppCDS (dynamic archive)",
+                        Map.of("MCPX_AOT", "0", "MCPX_JAVA_OPTS", "-XX:SharedArchiveFile=" + jsa + quiet),
+                        "-XX:ArchiveClassesAtExit=" + jsa + quiet, false),
+                new JvmMode("AOT cache (bin/mcpx)", Map.of("MCPX_AOT", "1", "MCPX_JAVA_OPTS", ""), null, true),
+                // not bin/mcpx's default: a smaller heap to start from and no G1 side tables, for the RSS target
+                new JvmMode("AOT cache + " + FOOTPRINT_OPTS, Map.of("MCPX_AOT", "1", "MCPX_JAVA_OPTS", FOOTPRINT_OPTS),
+                        null, false));
     }
 
     static List<Startup> run(BenchEnv env, int launches) throws Exception {
@@ -64,7 +71,9 @@ final class StartupBench {
             Path config = file.write(env.logDir(), "ten-upstreams.json");
             List<Startup> results = new ArrayList<>();
             for (JvmMode mode : modes(env)) {
-                if (mode.trainingOpts() != null) {
+                if (mode.aotScript()) {
+                    trainAot(env);
+                } else if (mode.trainingOpts() != null) {
                     train(env, config, mode);
                 }
                 results.add(measure(env, config, mode, launches));
@@ -80,7 +89,7 @@ final class StartupBench {
     /** One host session over stdio with the training options; the JVM writes its cache at exit. */
     static void train(BenchEnv env, Path config, JvmMode mode) throws IOException, InterruptedException {
         try (StdioSession session = StdioSession.launch(env, serveStdio(env, config),
-                Map.of("MCPX_JAVA_OPTS", mode.trainingOpts(), "MCPX_LOG", "WARN"))) {
+                Map.of("MCPX_AOT", "0", "MCPX_JAVA_OPTS", mode.trainingOpts(), "MCPX_LOG", "WARN"))) {
             session.request(StdioSession.INITIALIZE, 1);
             session.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
             session.request("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}", 2);
@@ -92,25 +101,39 @@ final class StartupBench {
         }
     }
 
+    /** What a user's bin/mcpx does on its own, run in the foreground so the cache is there. */
+    static void trainAot(BenchEnv env) throws IOException, InterruptedException {
+        Process aot = new ProcessBuilder(env.root().resolve("bin/mcpx-aot").toString())
+                .redirectErrorStream(true).redirectOutput(env.logDir().resolve("mcpx-aot.log").toFile()).start();
+        if (aot.waitFor() != 0) {
+            throw new IllegalStateException("bin/mcpx-aot failed; see " + env.logDir().resolve("mcpx-aot.log"));
+        }
+    }
+
     private static Startup measure(BenchEnv env, Path config, JvmMode mode, int launches) throws Exception {
-        Map<String, String> vars = Map.of("MCPX_JAVA_OPTS", mode.javaOpts());
+        Map<String, String> vars = new HashMap<>(mode.env());
+        vars.put("MCPX_LOG", "WARN");
         double[] httpMillis = new double[launches];
         double[] stdioMillis = new double[launches];
+        double[] httpCpu = new double[launches];
+        double[] stdioCpu = new double[launches];
         for (int i = 0; i < launches; i++) {
-            try (StdioSession session = StdioSession.launch(env, serveStdio(env, config),
-                    Map.of("MCPX_JAVA_OPTS", mode.javaOpts(), "MCPX_LOG", "WARN"))) {
+            try (StdioSession session = StdioSession.launch(env, serveStdio(env, config), vars)) {
                 session.request(StdioSession.INITIALIZE, 1);
                 stdioMillis[i] = (System.nanoTime() - session.launchedNanos()) / 1e6;
+                stdioCpu[i] = ProcStat.cpuMillis(session.pid());
             }
             try (McpxGateway gateway = McpxGateway.start(env, "mcpx-startup", config, vars)) {
                 httpMillis[i] = gateway.startup().toNanos() / 1e6;
+                httpCpu[i] = gateway.cpuMillisAtAnswer();
             }
         }
         double[] memory = memory(env, config, vars);
-        System.err.printf("start-up %-26s http %6.0f ms  stdio %6.0f ms  rss idle %5.1f MiB  load %5.1f MiB%n",
-                mode.name(), Stats.median(httpMillis), Stats.median(stdioMillis), memory[0], memory[1]);
+        System.err.printf("start-up %-26s http %6.0f ms (cpu %5.0f)  stdio %6.0f ms (cpu %5.0f)  rss idle %5.1f MiB  load %5.1f MiB%n",
+                mode.name(), Stats.median(httpMillis), Stats.median(httpCpu), Stats.median(stdioMillis),
+                Stats.median(stdioCpu), memory[0], memory[1]);
         return new Startup(mode.name(), launches, Stats.median(httpMillis), Stats.median(stdioMillis),
-                memory[0], memory[1], memory[2], (long) memory[3]);
+                Stats.median(httpCpu), Stats.median(stdioCpu), memory[0], memory[1], memory[2], (long) memory[3]);
     }
 
     /** Idle RSS once every upstream is up, then the peak RSS under 32 callers spread over them. */

@@ -2,8 +2,8 @@ package dev.mcpx.transport.http;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Parses an SSE stream by the HTML rules: lines end in CRLF, LF or CR; {@code data:} lines join
@@ -15,14 +15,19 @@ public final class SseReader {
 
     private final InputStream in;
     private final int maxEventBytes;
-    private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
+    // own buffer and line bytes: a locked read() and write() per byte cost more than the parsing
+    private final byte[] buffer = new byte[8192];
+    private int position;
+    private int limit;
+    private byte[] line = new byte[256];
+    private int lineLength;
     private int eventBytes;
     private boolean lastWasCr;
     private String lastEventId;
     private long retryMillis = -1;
 
     public SseReader(InputStream in, int maxEventBytes) {
-        this.in = in instanceof java.io.BufferedInputStream ? in : new java.io.BufferedInputStream(in, 8192);
+        this.in = in;
         this.maxEventBytes = maxEventBytes;
     }
 
@@ -90,30 +95,50 @@ public final class SseReader {
     }
 
     private String readLine() throws IOException {
-        line.reset();
+        lineLength = 0;
         while (true) {
-            int b = in.read();
-            if (b < 0) {
-                return null;
+            if (position == limit) {
+                int read = in.read(buffer, 0, buffer.length);
+                if (read < 0) {
+                    return null;
+                }
+                position = 0;
+                limit = read;
+                continue;
             }
             if (lastWasCr) {
                 lastWasCr = false;
-                if (b == '\n') {
+                if (buffer[position] == '\n') {
+                    position++;
                     continue;
                 }
             }
-            if (b == '\r') {
-                lastWasCr = true;
-                return line.toString(StandardCharsets.UTF_8);
+            int start = position;
+            while (position < limit) {
+                byte b = buffer[position];
+                if (b == '\r' || b == '\n') {
+                    append(start, position);
+                    position++;
+                    lastWasCr = b == '\r';
+                    return new String(line, 0, lineLength, StandardCharsets.UTF_8);
+                }
+                position++;
             }
-            if (b == '\n') {
-                return line.toString(StandardCharsets.UTF_8);
-            }
-            if (++eventBytes > maxEventBytes) {
-                throw new SseLimitException("SSE event exceeds the limit of " + maxEventBytes + " bytes");
-            }
-            line.write(b);
+            append(start, position);
         }
+    }
+
+    private void append(int from, int to) throws SseLimitException {
+        int count = to - from;
+        eventBytes += count;
+        if (eventBytes > maxEventBytes) {
+            throw new SseLimitException("SSE event exceeds the limit of " + maxEventBytes + " bytes");
+        }
+        if (lineLength + count > line.length) {
+            line = Arrays.copyOf(line, Math.max(line.length * 2, lineLength + count));
+        }
+        System.arraycopy(buffer, from, line, lineLength, count);
+        lineLength += count;
     }
 
     /** An SSE event over the size limit. */

@@ -25,6 +25,12 @@ public final class HttpFront implements AutoCloseable {
 
     public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(1);
 
+    /**
+     * Exchanges served at once. Jetty's default of 200 capped hosts at 200 calls in flight;
+     * each waiting call is only a parked virtual thread.
+     */
+    static final int MAX_CONCURRENT_EXCHANGES = 10_000;
+
     private final Server server;
     private final ServerConnector connector;
     private final LegacySessions sessions = new LegacySessions(Duration.ofHours(1));
@@ -32,7 +38,7 @@ public final class HttpFront implements AutoCloseable {
     private final Runnable unsubscribe;
 
     private HttpFront(Gateway gateway, InetSocketAddress address, String token, Duration keepAlive) {
-        server = new Server(new VirtualThreadPool());
+        server = new Server(new VirtualThreadPool(MAX_CONCURRENT_EXCHANGES));
         connector = new ServerConnector(server);
         connector.setHost(address.getHostString());
         connector.setPort(address.getPort());
