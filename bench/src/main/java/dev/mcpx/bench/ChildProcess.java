@@ -51,6 +51,11 @@ final class ChildProcess implements AutoCloseable {
         return Rss.ofPid(process.pid());
     }
 
+    /** Private resident memory (RssAnon): what a mapped class archive does not inflate. */
+    double anonymousRssMib() {
+        return Rss.anonymousOfPid(process.pid());
+    }
+
     void requireAlive() {
         if (!process.isAlive()) {
             throw new IllegalStateException(name + " exited with " + process.exitValue() + "; see " + log);

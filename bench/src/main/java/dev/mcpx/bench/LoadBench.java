@@ -60,6 +60,10 @@ final class LoadBench {
 
     private static List<LoadResult> measure(List<Setup> setups, List<Integer> callerCounts, int rounds,
                                             Duration warmup, Duration window) throws InterruptedException {
+        // an unrecorded round first: the gateway's and proxies' JITs warm up before anything counts
+        for (Setup setup : setups) {
+            LoadDriver.run(setup.name(), 32, warmup, window, HostClients.echo(setup.client(), setup.tool()));
+        }
         Map<String, List<LoadResult>> byCell = new LinkedHashMap<>();
         for (int round = 1; round <= rounds; round++) {
             for (int callers : callerCounts) {
