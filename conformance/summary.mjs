@@ -1,4 +1,4 @@
-// Reads DIR/{client,server}-REVISION/<scenario>-<timestamp>/checks.json (as conformance/run
+// Reads DIR/{client,server,server-via-legacy-upstream}-REVISION/<scenario>-<timestamp>/checks.json (as conformance/run
 // leaves them) and prints one Markdown row per scenario and revision; the newest run wins.
 // With --docs FILE it replaces the text between FILE's summary markers instead of printing.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -23,17 +23,18 @@ function* checkFiles(at) {
 
 const rows = new Map();
 for (const leg of readdirSync(dir).sort()) {
-    const match = /^(client|server)-(.+)$/.exec(leg);
+    const match = /^(client|server)(-via-legacy-upstream)?-(\d{4}-\d\d-\d\d)$/.exec(leg);
     if (!match || !statSync(join(dir, leg)).isDirectory()) {
         continue;
     }
-    const [, role, revision] = match;
+    const [, kind, via, revision] = match;
+    const role = via ? `${kind} via legacy upstream` : kind;
     for (const file of checkFiles(join(dir, leg))) {
         const run = relative(join(dir, leg), join(file, '..'));
         const stamp = /-(\d{4}-\d\d-\d\dT[\d-]+Z)$/.exec(run);
         const named = stamp ? run.slice(0, -stamp[0].length) : run;
         // the suite names a server scenario's directory server-<scenario>
-        const scenario = role === 'server' ? named.replace(/^server-/, '') : named;
+        const scenario = kind === 'server' ? named.replace(/^server-/, '') : named;
         const key = `${role} ${revision} ${scenario}`;
         if (rows.has(key) && rows.get(key).stamp > (stamp?.[1] ?? '')) {
             continue;
@@ -48,16 +49,19 @@ for (const leg of readdirSync(dir).sort()) {
     }
 }
 
-const out = [];
 const verdict = (c) => (c.FAILURE > 0 ? 'fail' : c.WARNING > 0 ? 'warn' : c.SUCCESS === 0 ? 'nothing checked' : 'pass');
-out.push('| role | revision | scenario | passed | failed | warnings | skipped | result |');
-out.push('|---|---|---|---:|---:|---:|---:|---|');
+const detail = [
+    '| role | revision | scenario | passed | failed | warnings | skipped | result |',
+    '|---|---|---|---:|---:|---:|---:|---|',
+];
 const totals = new Map();
-for (const row of [...rows.values()].sort((a, b) =>
-        a.role.localeCompare(b.role) || a.revision.localeCompare(b.revision) || a.scenario.localeCompare(b.scenario))) {
+// auth scenarios last and totalled apart: they all wait for an OAuth client
+const isAuth = (row) => row.scenario.startsWith('auth/');
+for (const row of [...rows.values()].sort((a, b) => a.role.localeCompare(b.role)
+        || isAuth(a) - isAuth(b) || a.revision.localeCompare(b.revision) || a.scenario.localeCompare(b.scenario))) {
     const c = row.count;
-    out.push(`| ${row.role} | ${row.revision} | ${row.scenario} | ${c.SUCCESS} | ${c.FAILURE} | ${c.WARNING} | ${c.SKIPPED} | ${verdict(c)} |`);
-    const leg = `${row.role} ${row.revision}`;
+    detail.push(`| ${row.role} | ${row.revision} | ${row.scenario} | ${c.SUCCESS} | ${c.FAILURE} | ${c.WARNING} | ${c.SKIPPED} | ${verdict(c)} |`);
+    const leg = `${row.role}${isAuth(row) ? ' (auth)' : ''}|${row.revision}`;
     const total = totals.get(leg) ?? { scenarios: 0, passing: 0, SUCCESS: 0, FAILURE: 0, WARNING: 0, SKIPPED: 0 };
     total.scenarios++;
     total.passing += verdict(c) === 'pass' ? 1 : 0;
@@ -66,13 +70,15 @@ for (const row of [...rows.values()].sort((a, b) =>
     }
     totals.set(leg, total);
 }
-out.push('');
-out.push('| role | revision | scenarios passing | checks passed | failed | warnings | skipped |');
-out.push('|---|---|---:|---:|---:|---:|---:|');
+const out = [
+    '| role | revision | scenarios passing | checks passed | failed | warnings | skipped |',
+    '|---|---|---:|---:|---:|---:|---:|',
+];
 for (const [leg, t] of totals) {
-    const [role, revision] = leg.split(' ');
+    const [role, revision] = leg.split('|');
     out.push(`| ${role} | ${revision} | ${t.passing}/${t.scenarios} | ${t.SUCCESS} | ${t.FAILURE} | ${t.WARNING} | ${t.SKIPPED} |`);
 }
+out.push('', ...detail);
 
 const table = out.join('\n');
 if (option === '--docs') {

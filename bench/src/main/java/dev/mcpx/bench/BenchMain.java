@@ -34,7 +34,7 @@ public final class BenchMain {
             report.startup(StartupBench.run(env, 5));
         }
         if (options.sections().contains("scale")) {
-            report.scale(ScaleBench.inFlight(env, 1000, 3, 500), ScaleBench.bigCatalogue(env, 10_000, 5));
+            report.scale(ScaleBench.inFlight(env, 1000, 2, 2000), ScaleBench.bigCatalogue(env, 10_000, 5));
         }
         if (options.sections().contains("jmh")) {
             report.jmh(JmhSection.run());

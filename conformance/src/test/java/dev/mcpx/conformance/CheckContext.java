@@ -21,10 +21,13 @@ import java.util.stream.Stream;
  *     that are from an earlier build</li>
  * <li>{@code mcpx.register.acceptOlderReports=true}: accept such reports, for quick iterations on
  *     the register alone (never in CI)</li>
+ * <li>{@code mcpx.register.requireScenarios=true}: every cited scenario must have current results;
+ *     rows marked {@code verified-by: conformance-run} are no longer allowed to wait (the last check
+ *     of bin/test, after every conformance leg ran)</li>
  * </ul>
  */
 record CheckContext(Path root, Path register, Path specRoot, Path results, Path compareDocs, Instant buildStart,
-        boolean acceptOlderReports) {
+        boolean acceptOlderReports, boolean requireScenarios) {
 
     /**
      * When mcpx's code last changed: the newest pom or main source file of the reactor's modules
@@ -34,7 +37,9 @@ record CheckContext(Path root, Path register, Path specRoot, Path results, Path 
     Instant codeChanged() {
         Instant newest = Instant.EPOCH;
         try (Stream<Path> modules = Files.list(root)) {
-            for (Path module : modules.filter(Files::isDirectory).toList()) {
+            // This module holds no mcpx code: editing the register must not make results stale.
+            for (Path module : modules.filter(Files::isDirectory)
+                    .filter(m -> !m.getFileName().toString().equals("conformance")).toList()) {
                 newest = newer(newest, module.resolve("pom.xml"));
                 Path main = module.resolve("src/main");
                 if (Files.isDirectory(main)) {
@@ -64,7 +69,8 @@ record CheckContext(Path root, Path register, Path specRoot, Path results, Path 
         Path spec = Path.of(System.getProperty("mcpx.spec", root.resolve("../shared/spec").normalize().toString()));
         Path results = Path.of(System.getProperty("mcpx.conformance.results", root.resolve("results/conformance").toString()));
         return new CheckContext(root, root.resolve("conformance/register.yaml"), spec, results,
-                root.resolve("docs/compare/register"), readBuildStart(), Boolean.getBoolean("mcpx.register.acceptOlderReports"));
+                root.resolve("docs/compare/register"), readBuildStart(), Boolean.getBoolean("mcpx.register.acceptOlderReports"),
+                Boolean.getBoolean("mcpx.register.requireScenarios"));
     }
 
     private static Path findRoot() {

@@ -41,7 +41,9 @@ class CheckerSelfTest {
                 + ROW + "    status: covered\n"
                 + ROW + "    status: done\n    colour: red\n"
                 + ROW.replace("some-row", "Bad_Id") + "    status: not-applicable\n"
-                + ROW.replace("some-row", "other-row") + "    status: gap\n    evidence:\n      tests: [SessionRecoveryTest, a.b.CTest#m]\n");
+                + ROW.replace("some-row", "other-row") + "    status: gap\n    evidence:\n      tests: [SessionRecoveryTest, a.b.CTest#m]\n"
+                + ROW.replace("some-row", "third-row") + "    status: covered\n    verified-by: conformance-run\n"
+                + "    evidence:\n      tests: [a.b.CTest#m]\n");
 
         Register register = Register.load(file);
 
@@ -52,7 +54,8 @@ class CheckerSelfTest {
                 .anyMatch(p -> p.contains("Bad_Id: `id` must be kebab-case"))
                 .anyMatch(p -> p.contains("Bad_Id: a not-applicable row needs a `reason`"))
                 .anyMatch(p -> p.contains("other-row: only a covered row cites evidence"))
-                .anyMatch(p -> p.contains("other-row: test `SessionRecoveryTest` is not package.Class#method"));
+                .anyMatch(p -> p.contains("other-row: test `SessionRecoveryTest` is not package.Class#method"))
+                .anyMatch(p -> p.contains("third-row: `verified-by: conformance-run` belongs only on a covered row whose evidence is scenarios alone"));
     }
 
     @Test
@@ -75,7 +78,34 @@ class CheckerSelfTest {
 
     private static Requirement row(String sentence) {
         return new Requirement("r", "2025-11-25", "2025-11-25/page.md", "S", "MUST", sentence, "client",
-                Requirement.Status.GAP, List.of(), List.of(), null, null, null);
+                Requirement.Status.GAP, List.of(), List.of(), null, null, null, false);
+    }
+
+    @Test
+    void theDocsMustCiteExistingRowsWithTheirStatusAndTestsThatHold() throws IOException {
+        write("m/src/test/java/a/b/CTest.java", "class CTest { void fine() {} }");
+        write("m/target/surefire-reports/TEST-a.b.CTest.xml",
+                "<testsuite name=\"a.b.CTest\"><testcase name=\"fine\" classname=\"a.b.CTest\"/></testsuite>");
+        write("docs/transports.md", """
+                | TR-29 | restart | `streamable-http-client-reinit-on-404` (covered) |
+                | TR-30 | x | `streamable-http-client-reinit-on-404` (gap), `no-such-row` (covered) |
+                | TR-30 | twice | proven by `a.b.CTest#fine` and `a.b.CTest#gone` |
+                """);
+        write("docs/process-model.md", "| PM-06 | broken streams | nothing cited here |\n");
+        Requirement reinit = new Requirement("streamable-http-client-reinit-on-404", "2025-11-25", "p", "S", "MUST", "s",
+                "client", Requirement.Status.COVERED, List.of(), List.of(), null, null, null, false);
+
+        List<String> problems = CompareDocs.read(dir.resolve("docs"))
+                .problems(java.util.Map.of(reinit.id(), reinit), judge(SurefireReports.read(dir), null));
+
+        assertThat(problems).anyMatch(p -> p.contains("`streamable-http-client-reinit-on-404` (gap): the register says covered"))
+                .anyMatch(p -> p.contains("`no-such-row` (covered): no such register row"))
+                .anyMatch(p -> p.contains("a.b.CTest#gone does not exist"))
+                .anyMatch(p -> p.contains("TR-30 appears twice"))
+                .anyMatch(p -> p.contains("process-model.md: cites no register row"))
+                .anyMatch(p -> p.contains("no table row PM-06 citing `streamable-http-client-reissue-broken-request`"))
+                .noneMatch(p -> p.contains("TR-29"))
+                .noneMatch(p -> p.contains("a.b.CTest#fine"));
     }
 
     @Test
@@ -157,7 +187,7 @@ class CheckerSelfTest {
 
         assertThat(judge.scenarioProblem(scenarioRow(), scenario)).contains("Run conformance/run first");
         Requirement mixed = new Requirement("mixed", "2025-11-25", "p", "S", "MUST", "s", "client",
-                Requirement.Status.COVERED, List.of(TestRef.parse("a.b.CTest#fine")), List.of(scenario), null, null, null);
+                Requirement.Status.COVERED, List.of(TestRef.parse("a.b.CTest#fine")), List.of(scenario), null, null, null, false);
         assertThat(judge.scenarioProblem(mixed, scenario)).isNull();
         assertThat(judge.unverified()).singleElement().asString().startsWith("mixed: client:sse-retry@2025-11-25");
     }
@@ -178,8 +208,27 @@ class CheckerSelfTest {
     }
 
     private static Requirement scenarioRow() {
+        return scenarioRow(false);
+    }
+
+    private static Requirement scenarioRow(boolean awaitsRun) {
         return new Requirement("only-scenarios", "2025-11-25", "p", "S", "MUST", "s", "client",
-                Requirement.Status.COVERED, List.of(), List.of(ScenarioRef.parse("client:sse-retry@2025-11-25")), null, null, null);
+                Requirement.Status.COVERED, List.of(), List.of(ScenarioRef.parse("client:sse-retry@2025-11-25")), null, null, null,
+                awaitsRun);
+    }
+
+    @Test
+    void aRowMarkedToAwaitTheRunWaitsUntilTheStrictCheck() throws IOException {
+        ScenarioRef scenario = ScenarioRef.parse("client:sse-retry@2025-11-25");
+        EvidenceJudge lenient = judge(SurefireReports.read(dir), null);
+        assertThat(lenient.scenarioProblem(scenarioRow(true), scenario)).isNull();
+        assertThat(lenient.pending()).singleElement().asString().startsWith("only-scenarios: client:sse-retry@2025-11-25");
+
+        CheckContext strict = new CheckContext(dir, dir.resolve("register.yaml"), dir.resolve("spec"),
+                dir.resolve("results/conformance"), dir.resolve("docs"), null, false, true);
+        EvidenceJudge judge = new EvidenceJudge(strict, new TestSources(dir), SurefireReports.read(dir),
+                ConformanceResults.read(dir.resolve("results/conformance"), null));
+        assertThat(judge.scenarioProblem(scenarioRow(true), scenario)).contains("Every leg must run before the strict check");
     }
 
     private EvidenceJudge judge(SurefireReports reports, Instant buildStart) {
@@ -188,7 +237,7 @@ class CheckerSelfTest {
 
     private EvidenceJudge judge(SurefireReports reports, Instant buildStart, ConformanceResults results) {
         CheckContext context = new CheckContext(dir, dir.resolve("register.yaml"), dir.resolve("spec"),
-                dir.resolve("results/conformance"), dir.resolve("docs"), buildStart, false);
+                dir.resolve("results/conformance"), dir.resolve("docs"), buildStart, false, false);
         return new EvidenceJudge(context, new TestSources(dir), reports, results);
     }
 }

@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -68,6 +71,48 @@ final class CompareDocs {
             }
         }
         return compare;
+    }
+
+    /**
+     * What the docs say that the register or the build does not bear out: a citation of a row that
+     * does not exist or has another status, a named test that does not hold, a page that cites no
+     * row, a compare row id used twice on a page, and TR-29 / PM-06 not citing the recovery rows.
+     */
+    List<String> problems(Map<String, Requirement> register, EvidenceJudge judge) {
+        List<String> problems = new ArrayList<>();
+        for (Citation citation : citations) {
+            Requirement row = register.get(citation.id());
+            if (row == null) {
+                problems.add(citation + ": no such register row");
+            } else if (row.status() != null && !row.status().text().equals(citation.status())) {
+                problems.add(citation + ": the register says " + row.status().text());
+            }
+        }
+        for (Citation test : tests) {
+            String problem = judge.testProblem(TestRef.parse(test.id()));
+            if (problem != null) {
+                problems.add(test.doc().getFileName() + ":" + test.line() + ": " + problem);
+            }
+        }
+        for (Path doc : docs) {
+            if (citations.stream().noneMatch(c -> c.doc().equals(doc))) {
+                problems.add(doc.getFileName() + ": cites no register row");
+            }
+            Set<String> seen = new HashSet<>();
+            rows.stream().filter(r -> r.doc().equals(doc) && !seen.add(r.id()))
+                    .forEach(r -> problems.add(doc.getFileName() + ":" + r.line() + ": " + r.id() + " appears twice"));
+        }
+        requireRow("transports.md", "TR-29", "streamable-http-client-reinit-on-404", problems);
+        requireRow("process-model.md", "PM-06", "streamable-http-client-reissue-broken-request", problems);
+        return problems;
+    }
+
+    private void requireRow(String doc, String rowId, String registerId, List<String> problems) {
+        boolean found = rows.stream().anyMatch(r -> r.doc().getFileName().toString().equals(doc)
+                && r.id().equals(rowId) && r.text().contains("`" + registerId + "`"));
+        if (!found) {
+            problems.add(doc + ": no table row " + rowId + " citing `" + registerId + "`");
+        }
     }
 
     List<Path> docs() {

@@ -18,6 +18,7 @@ final class EvidenceJudge {
     private final SurefireReports reports;
     private final ConformanceResults results;
     private final List<String> unverified = new ArrayList<>();
+    private final List<String> pending = new ArrayList<>();
 
     EvidenceJudge(CheckContext context, TestSources sources, SurefireReports reports, ConformanceResults results) {
         this.context = context;
@@ -60,12 +61,21 @@ final class EvidenceJudge {
             String why = results.staleLeg(scenario)
                     ? "the results in " + leg + " predate the last change to mcpx's code (" + results.codeChanged() + ")"
                     : "no conformance results in " + leg;
+            if (context.requireScenarios()) {
+                return scenario + " is not verified: " + why + ". Every leg must run before the strict check"
+                        + " (conformance/run client auth server, then conformance/check-register --require-scenarios).";
+            }
             if (!row.tests().isEmpty()) {
                 unverified.add(row.id() + ": " + scenario + " (" + why + ")");
                 return null;
             }
+            if (row.awaitsRun()) {
+                pending.add(row.id() + ": " + scenario + " (" + why + ")");
+                return null;
+            }
             return scenario + " cannot be verified and is this row's only kind of evidence: " + why
-                    + ". Run conformance/run first (it writes results/conformance/), then conformance/check-register.";
+                    + ". Run conformance/run first (it writes results/conformance/), then conformance/check-register;"
+                    + " or mark the row verified-by: conformance-run (see conformance/README.md).";
         }
         ConformanceResults.Outcome outcome = results.outcome(scenario);
         if (outcome == null) {
@@ -84,6 +94,11 @@ final class EvidenceJudge {
             return scenario + " did not pass in the latest conformance run, " + why + " (" + outcome.file() + ")";
         }
         return null;
+    }
+
+    /** Rows marked verified-by: conformance-run whose scenarios have no current results yet. */
+    List<String> pending() {
+        return pending;
     }
 
     List<String> unverified() {

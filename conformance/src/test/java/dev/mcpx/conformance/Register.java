@@ -24,7 +24,7 @@ record Register(List<Requirement> rows, List<String> scope, List<String> problem
     private static final Pattern ID = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
     private static final Pattern REVISION = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
     private static final Set<String> FIELDS = Set.of("id", "revision", "spec", "section", "level", "sentence", "role",
-            "status", "evidence", "reason", "note", "deviation");
+            "status", "evidence", "reason", "note", "deviation", "verified-by");
 
     static Register load(Path file) {
         JsonNode root;
@@ -113,7 +113,13 @@ record Register(List<Requirement> rows, List<String> scope, List<String> problem
         evidence(node.get("evidence"), name, tests, scenarios, problems);
         String reason = text(node, "reason");
         Requirement row = new Requirement(id == null ? where : id, revision, spec, section, level, sentence, role,
-                status, List.copyOf(tests), List.copyOf(scenarios), reason, text(node, "note"), text(node, "deviation"));
+                status, List.copyOf(tests), List.copyOf(scenarios), reason, text(node, "note"), text(node, "deviation"),
+                "conformance-run".equals(text(node, "verified-by")));
+        String verifiedBy = text(node, "verified-by");
+        if (verifiedBy != null && (!verifiedBy.equals("conformance-run") || status != Status.COVERED
+                || scenarios.isEmpty() || !tests.isEmpty())) {
+            problems.add(name + ": `verified-by: conformance-run` belongs only on a covered row whose evidence is scenarios alone");
+        }
         if (status == Status.COVERED && !row.hasEvidence()) {
             problems.add(name + ": a covered row needs `evidence` (tests and/or scenarios)");
         }

@@ -18,10 +18,13 @@ import java.util.List;
  * @param reason    why a not-applicable row does not apply
  * @param note      anything a reader should know (what a gap lacks, how a covered row is met)
  * @param deviation where mcpx deliberately departs from the sentence, and why
+ * @param awaitsRun  true for a covered row whose only evidence is conformance scenarios and which says
+ *                   so ({@code verified-by: conformance-run}): until a run has left current results
+ *                   it is pending rather than failing, except in the strict check after the run
  */
 record Requirement(String id, String revision, String spec, String section, String level, String sentence,
         String role, Status status, List<TestRef> tests, List<ScenarioRef> scenarios, String reason, String note,
-        String deviation) {
+        String deviation, boolean awaitsRun) {
 
     enum Status {
         COVERED("covered"), GAP("gap"), NOT_APPLICABLE("not-applicable");

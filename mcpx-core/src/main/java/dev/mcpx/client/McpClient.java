@@ -690,6 +690,8 @@ public final class McpClient implements AutoCloseable {
             return ParamHeaders.of(descriptor.inputSchema()).headersFor(params.get("arguments"));
         } catch (ParamHeaders.InvalidParamHeaderException e) {
             return Map.of();
+        } catch (ParamHeaders.UnsafeIntegerException e) {
+            throw new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS, tool + ": " + e.getMessage()));
         }
     }
 
@@ -961,8 +963,8 @@ public final class McpClient implements AutoCloseable {
 
         /**
          * Whether a modern HTTP client keeps a {@code subscriptions/listen} open for the list
-         * changes the upstream advertises. Off by default: the gateway's pool keeps its own
-         * (ChangeSubscription), and two streams per upstream would only cost a connection.
+         * changes the upstream advertises (off by default: a one-shot client such as
+         * {@code mcpx call} has no use for it; the gateway's pool turns it on).
          */
         public Builder listenForChanges(boolean value) {
             this.listenForChanges = value;

@@ -26,6 +26,8 @@ public final class ErrorCodes {
     public static final int REQUEST_TIMEOUT = -32001;
     public static final int STREAM_LOST = -32003;
     public static final int REQUEST_CANCELLED = -32004;
+    /** The host already has as many calls in flight as the gateway allows one host. */
+    public static final int TOO_MANY_CALLS = -32005;
 
     private ErrorCodes() {
     }

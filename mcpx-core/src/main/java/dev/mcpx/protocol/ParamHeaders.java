@@ -22,6 +22,7 @@ public record ParamHeaders(List<Param> params) {
     static final String ANNOTATION = "x-mcp-header";
 
     public static final ParamHeaders NONE = new ParamHeaders(List.of());
+    private static final BigDecimal MAX_SAFE_INTEGER = BigDecimal.valueOf((1L << 53) - 1);
 
     /** Keywords whose value is one subschema or an array of them (never statically reachable). */
     private static final Set<String> SUBSCHEMA_KEYWORDS = Set.of("items", "additionalItems", "prefixItems",
@@ -72,6 +73,9 @@ public record ParamHeaders(List<Param> params) {
     /**
      * The headers to send for a call with {@code arguments}, names to encoded values, in
      * schema order. A parameter whose value is absent or null gets no header.
+     *
+     * @throws UnsafeIntegerException when a mirrored integer lies outside the range a double holds
+     *     exactly (the spec's limit: the server compares numerically and could not tell it apart)
      */
     public Map<String, String> headersFor(JsonNode arguments) {
         Map<String, String> headers = new LinkedHashMap<>();
@@ -81,6 +85,10 @@ public record ParamHeaders(List<Param> params) {
                 value = value == null || !value.isObject() ? null : value.get(step);
             }
             if (value != null && !value.isNull() && !value.isMissingNode()) {
+                if (value.isNumber() && value.decimalValue().abs().compareTo(MAX_SAFE_INTEGER) > 0) {
+                    throw new UnsafeIntegerException(param.name() + " is " + value.decimalValue().toPlainString()
+                            + ", outside the safe integer range of x-mcp-header values (+-(2^53-1))");
+                }
                 headers.put(param.headerName(), HeaderValues.encode(asHeaderText(value)));
             }
         }
@@ -213,6 +221,16 @@ public record ParamHeaders(List<Param> params) {
 
     private static String dotted(List<String> path) {
         return String.join(".", path);
+    }
+
+    /** A call's argument for a mirrored parameter cannot be mirrored faithfully; the call must not leave. */
+    public static final class UnsafeIntegerException extends IllegalArgumentException {
+
+        private static final long serialVersionUID = 1L;
+
+        public UnsafeIntegerException(String message) {
+            super(message);
+        }
     }
 
     /** A tool's {@code x-mcp-header} annotations break the spec's rules; the tool must not be offered. */

@@ -19,7 +19,10 @@ public interface Transport extends AutoCloseable {
 
     /**
      * Sends one message. Returns once the message is handed over (stdio) or the upstream has
-     * accepted it (HTTP status received); responses arrive as events.
+     * accepted it (HTTP status received); responses arrive as events. A transport may return
+     * from sending a request before its status line (legacy HTTP does: a JSON answer's status
+     * comes only with the result); a refusal then arrives as {@link TransportEvent.RequestFailed}
+     * carrying the same typed exception.
      *
      * @throws dev.mcpx.protocol.McpException the typed reason the message was not accepted
      */

@@ -23,6 +23,13 @@ public sealed interface UpstreamEndpoint {
         public static Stdio of(String command, String... args) {
             return new Stdio(command, List.of(args), Map.of(), null, false);
         }
+
+        /** Env values are often secrets (API keys): only their names are shown. */
+        @Override
+        public String toString() {
+            return "Stdio[command=" + command + ", args=" + args + ", env=" + env.keySet() + ", cwd=" + cwd
+                    + ", inheritEnvironment=" + inheritEnvironment + "]";
+        }
     }
 
     /** An HTTP upstream; {@code kind} says which HTTP transport, or AUTO for era detection. */
@@ -33,6 +40,12 @@ public sealed interface UpstreamEndpoint {
 
         public static Http of(String url) {
             return new Http(URI.create(url), Map.of(), HttpKind.AUTO);
+        }
+
+        /** Header values are often secrets (Authorization): only their names are shown. */
+        @Override
+        public String toString() {
+            return "Http[url=" + url + ", headers=" + headers.keySet() + ", kind=" + kind + "]";
         }
     }
 

@@ -83,6 +83,19 @@ class ModernHttpClientTest {
     }
 
     @Test
+    void anIntegerOutsideTheSafeRangeIsRefusedBeforeTheCallLeaves() {
+        connect();
+        client.listTools();
+
+        assertThatThrownBy(() -> client.callTool("header_tool", json("{'count': 9007199254740993}"), RequestOptions.defaults()))
+                .isInstanceOfSatisfying(McpErrorException.class, e -> {
+                    assertThat(e.code()).isEqualTo(-32602);
+                    assertThat(e.getMessage()).contains("Count");
+                });
+        assertThat(callsOf("header_tool")).isEmpty();
+    }
+
+    @Test
     void absentAndNullParametersSendNoHeader() {
         connect();
 
@@ -146,6 +159,17 @@ class ModernHttpClientTest {
 
         assertThatThrownBy(() -> client.callTool("mrtr_tool", Json.object(), RequestOptions.defaults()))
                 .isInstanceOfSatisfying(McpErrorException.class, e -> assertThat(e.code()).isEqualTo(-32021));
+    }
+
+    @Test
+    void aSecondUnsupportedVersionErrorSurfaces() {
+        connect();
+        upstream.refuseVersion("tools/call", 2);
+
+        assertThatThrownBy(() -> client.callTool("plain_tool", Json.object(), RequestOptions.defaults()))
+                .isInstanceOfSatisfying(McpErrorException.class, e -> assertThat(e.code()).isEqualTo(-32022));
+        assertThat(callsOf("plain_tool")).hasSize(2);
+        assertThat(upstream.executions("plain_tool")).isZero();
     }
 
     @Test

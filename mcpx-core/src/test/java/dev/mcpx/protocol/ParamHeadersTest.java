@@ -59,6 +59,18 @@ class ParamHeadersTest {
     }
 
     @Test
+    void integersOutsideTheSafeRangeAreRefused() {
+        ParamHeaders headers = ParamHeaders.of(json("{'properties': {'n': {'type': 'integer', 'x-mcp-header': 'N'}}}"));
+
+        assertThat(headers.headersFor(json("{'n': 9007199254740991}"))).containsExactly(entry("Mcp-Param-N", "9007199254740991"));
+        assertThat(headers.headersFor(json("{'n': -9007199254740991}"))).containsExactly(entry("Mcp-Param-N", "-9007199254740991"));
+        assertThatThrownBy(() -> headers.headersFor(json("{'n': 9007199254740992}")))
+                .isInstanceOf(ParamHeaders.UnsafeIntegerException.class).hasMessageContaining("safe integer range");
+        assertThatThrownBy(() -> headers.headersFor(json("{'n': -1e300}")))
+                .isInstanceOf(ParamHeaders.UnsafeIntegerException.class);
+    }
+
+    @Test
     void schemasWithoutAnnotationsHaveNone() {
         assertThat(ParamHeaders.of(null).isEmpty()).isTrue();
         assertThat(ParamHeaders.of(json("{'type': 'object'}")).isEmpty()).isTrue();

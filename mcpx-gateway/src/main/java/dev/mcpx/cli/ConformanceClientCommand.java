@@ -39,27 +39,19 @@ final class ConformanceClientCommand implements Callable<Integer> {
             ServerDescription server = client.server();
             System.out.println("connected: " + server.era() + " " + server.protocolVersion() + " via " + client.transportKind().label());
             ScenarioActions actions = new ScenarioActions(client, System.out);
-            run(env, client, actions);
+            run(env, actions);
             List<String> failures = actions.failures();
             failures.forEach(failure -> System.err.println("mcpx conformance-client: " + failure));
             return failures.isEmpty() ? Main.OK : Main.MCP_ERROR;
         }
     }
 
-    private static void run(ConformanceEnvironment env, McpClient client, ScenarioActions actions) {
+    private static void run(ConformanceEnvironment env, ScenarioActions actions) {
         switch (env.scenario()) {
             case "json-schema-2020-12-preservation" -> actions.echoSchema("json_schema_2020_12_tool", "json_schema_echo");
             // the mock lists a tool but serves no calls: a program that only browses the catalogue
             case "json-schema-ref-no-deref" -> actions.listTools();
-            default -> {
-                actions.callEveryTool(env.toolCalls());
-                if (client.server().capabilities() != null && client.server().capabilities().has("resources")) {
-                    actions.readEveryResource();
-                }
-                if (client.server().capabilities() != null && client.server().capabilities().has("prompts")) {
-                    actions.getEveryPrompt();
-                }
-            }
+            default -> actions.useEverything(env.toolCalls());
         }
     }
 

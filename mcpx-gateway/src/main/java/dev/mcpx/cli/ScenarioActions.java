@@ -47,7 +47,22 @@ final class ScenarioActions {
         return result;
     }
 
-    /** Every listed tool once, with the given arguments when {@code toolCalls} names it, else example ones. */
+    /**
+     * What the server offers, each used once: the tools (see {@link #callEveryTool}), then the
+     * resources and prompts when its capabilities declare them.
+     */
+    void useEverything(JsonNode toolCalls) {
+        callEveryTool(toolCalls);
+        ObjectNode capabilities = client.server().capabilities();
+        if (capabilities != null && capabilities.has("resources")) {
+            readEveryResource();
+        }
+        if (capabilities != null && capabilities.has("prompts")) {
+            getEveryPrompt();
+        }
+    }
+
+    /** The calls {@code toolCalls} asks for ({@code [{name, arguments}]}), else every listed tool with example arguments. */
     void callEveryTool(JsonNode toolCalls) {
         List<ToolDescriptor> tools = listTools();
         if (toolCalls.isArray() && !toolCalls.isEmpty()) {

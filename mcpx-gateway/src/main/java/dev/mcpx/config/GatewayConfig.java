@@ -31,4 +31,11 @@ public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstream
     public boolean builtIn() {
         return source.isEmpty();
     }
+
+    /** The token is a secret: only whether there is one is shown. */
+    @Override
+    public String toString() {
+        return "GatewayConfig[source=" + source + ", upstreams=" + upstreams + ", token="
+                + (token.isPresent() ? "(set)" : "(none)") + ", http=" + http + "]";
+    }
 }

@@ -20,6 +20,8 @@ import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.router.HostCall;
 import dev.mcpx.router.Router;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +38,9 @@ public final class HostRequests {
     private static final Logger LOG = LoggerFactory.getLogger(HostRequests.class);
     static final String MODERN_VERSION = ProtocolVersion.LATEST_MODERN.wire();
     private static final long LIST_TTL_MS = 30_000;
+    /** Legacy methods 2026-07-28 removed: a modern host calling them gets -32601. */
+    public static final Set<String> REMOVED_IN_MODERN = Set.of(Methods.INITIALIZE, Methods.PING,
+            Methods.LOGGING_SET_LEVEL, Methods.RESOURCES_SUBSCRIBE, Methods.RESOURCES_UNSUBSCRIBE);
 
     private final Catalogue catalogue;
     private final Pool pool;
@@ -53,6 +58,14 @@ public final class HostRequests {
         this.pageSize = pageSize;
     }
 
+    /** The inputSchema of a host-facing tool name, if the catalogue has that tool. */
+    public Optional<JsonNode> toolInputSchema(String exposedName) {
+        return catalogue.list(ListKind.TOOLS).stream()
+                .filter(tool -> exposedName.equals(Json.text(tool, "name")))
+                .findFirst()
+                .map(tool -> tool.get("inputSchema"));
+    }
+
     /** Which era a request is in, by its body: modern requests carry their version in {@code _meta}. */
     public static Era eraOf(Request request) {
         ObjectNode meta = Json.objectAt(request.params(), MetaKeys.META);
@@ -63,7 +76,11 @@ public final class HostRequests {
                                  Cancellation cancellation) {
         try {
             if (era == Era.MODERN) {
-                requireModernVersion(hostRequest);
+                requireModernMeta(hostRequest);
+                if (REMOVED_IN_MODERN.contains(hostRequest.method())) {
+                    throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
+                            "Method not found: " + hostRequest.method() + " does not exist in " + MODERN_VERSION));
+                }
             }
             JsonNode hostResult = result(hostRequest, era, hostProgress, cancellation);
             return new Result(hostRequest.id(), era == Era.MODERN ? modern(hostRequest.method(), hostResult) : hostResult);
@@ -107,20 +124,35 @@ public final class HostRequests {
         return result;
     }
 
-    private static void requireModernVersion(Request hostRequest) {
+    /**
+     * The per-request {@code _meta} a 2026-07-28 request must carry: a version mcpx speaks
+     * (-32022 otherwise) and the client's capabilities (-32602 when missing).
+     */
+    public static void requireModernMeta(Request hostRequest) {
         ObjectNode meta = Json.objectAt(hostRequest.params(), MetaKeys.META);
+        if (meta == null) {
+            throw invalidMeta("params._meta is required in " + MODERN_VERSION);
+        }
         String requested = Json.text(meta, MetaKeys.PROTOCOL_VERSION);
+        if (requested == null) {
+            throw invalidMeta("_meta." + MetaKeys.PROTOCOL_VERSION + " is required");
+        }
         if (!MODERN_VERSION.equals(requested)) {
             throw unsupportedVersion(requested);
         }
+        if (!(meta.get(MetaKeys.CLIENT_CAPABILITIES) instanceof ObjectNode)) {
+            throw invalidMeta("_meta." + MetaKeys.CLIENT_CAPABILITIES + " is required (an object, {} for none)");
+        }
     }
 
-    /** -32022 with the versions mcpx speaks, as 2026-07-28 demands. */
+    private static McpErrorException invalidMeta(String message) {
+        return new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS, "Invalid _meta: " + message));
+    }
+
+    /** -32022 with the versions a stateless request may name (legacy ones need initialize). */
     public static McpErrorException unsupportedVersion(String requested) {
         ObjectNode data = Json.object();
-        var supported = data.putArray("supported");
-        supported.add(MODERN_VERSION);
-        ProtocolVersion.ofEra(Era.LEGACY).reversed().forEach(v -> supported.add(v.wire()));
+        data.putArray("supported").add(MODERN_VERSION);
         data.put("requested", requested == null ? "" : requested);
         return new McpErrorException(new JsonRpcError(ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION,
                 "Unsupported protocol version: " + requested, data));

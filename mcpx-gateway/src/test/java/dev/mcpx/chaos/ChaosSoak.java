@@ -101,7 +101,7 @@ final class ChaosSoak {
         }
         ResourceProbe closed = awaitClosed(before);
         return new SoakReport(settings, tally.sent(), tally.answeredCount(), tally.disconnects(),
-                tally.answersByKind(), faults, recoveries, executions, baseline, drained, closed, tally.violations());
+                tally.answersByKind(), tally.errorsByMessage(), faults, recoveries, executions, baseline, drained, closed, tally.violations());
     }
 
     /** A close that fails is a finding, not a reason to lose the report. */

@@ -2,6 +2,8 @@ package dev.mcpx.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +18,9 @@ class ChaosSoakTest {
         SoakSettings settings = SoakSettings.fromSystemProperties(20261129L, Duration.ofSeconds(40));
         SoakReport report = new ChaosSoak(settings).run();
         System.out.println(report);
+        Path file = Path.of("target", "chaos-soak", "seed-" + settings.seed() + ".txt");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, report.toString());
         assertThat(report.violations()).as(report.toString()).isEmpty();
         assertThat(report.answered()).as("requests answered").isPositive();
     }

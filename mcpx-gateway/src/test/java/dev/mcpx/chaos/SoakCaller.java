@@ -48,6 +48,14 @@ final class SoakCaller implements Runnable {
             tally.violation("caller " + index + ": initialize failed: " + e);
             return;
         }
+        try {
+            callUntilStopped();
+        } finally {
+            host.client().close();
+        }
+    }
+
+    private void callUntilStopped() {
         while (running.getAsBoolean()) {
             String id = "c" + index + "-" + (++sequence);
             SoakCall call = SoakCall.pick(random, id);
@@ -86,8 +94,13 @@ final class SoakCaller implements Runnable {
             tally.violation(id + " " + call.tool() + ": answered with id " + response.get("id"));
         } else if (response.has("result") == response.has("error")) {
             tally.violation(id + " " + call.tool() + ": neither result nor error exactly: " + response);
+        } else if (response.has("result")) {
+            tally.answered("result");
         } else {
-            tally.answered(response.has("result") ? "result" : "error " + response.path("error").path("code").asInt());
+            JsonNode error = response.path("error");
+            tally.answered("error " + error.path("code").asInt());
+            tally.error(call.tool().substring(0, 2) + " " + error.path("code").asInt() + " "
+                    + error.path("message").asString("").replaceAll("[0-9]+", "N"));
         }
     }
 

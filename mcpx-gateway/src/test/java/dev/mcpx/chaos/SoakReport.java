@@ -9,6 +9,7 @@ import java.util.Map;
  * broken invariant. Its text starts with the seed that reproduces it.
  */
 record SoakReport(SoakSettings settings, long sent, long answered, long disconnects, Map<String, Long> answers,
+                  Map<String, Long> errors,
                   Map<String, Long> faults, Map<String, Long> recoveries, Map<String, String> executions,
                   ResourceProbe baseline, ResourceProbe drained, ResourceProbe closed, List<String> violations) {
 
@@ -26,6 +27,7 @@ record SoakReport(SoakSettings settings, long sent, long answered, long disconne
         out.append("  requests: ").append(sent).append(" answered: ").append(answered)
                 .append(" host disconnects: ").append(disconnects).append('\n');
         out.append("  answers: ").append(answers).append('\n');
+        errors.forEach((message, count) -> out.append("    ").append(count).append(" x ").append(message).append('\n'));
         out.append("  faults: ").append(faults).append('\n');
         out.append("  recoveries: ").append(recoveries).append('\n');
         out.append("  unsafe executions (executed/requested): ").append(executions).append('\n');

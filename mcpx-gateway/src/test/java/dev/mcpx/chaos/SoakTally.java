@@ -13,6 +13,7 @@ final class SoakTally {
     private final Map<String, AtomicLong> requested = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> answers = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> faults = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> errors = new ConcurrentHashMap<>();
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong answered = new AtomicLong();
     private final AtomicLong disconnects = new AtomicLong();
@@ -34,6 +35,15 @@ final class SoakTally {
     void disconnected(String tool) {
         disconnects.incrementAndGet();
         count(requested, tool);
+    }
+
+    /** An error answer, by upstream prefix, code and message with numbers blanked, to see what hosts were told. */
+    void error(String description) {
+        count(errors, description);
+    }
+
+    Map<String, Long> errorsByMessage() {
+        return snapshot(errors);
     }
 
     void fault(String kind) {

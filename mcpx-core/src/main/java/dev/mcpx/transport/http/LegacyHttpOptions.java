@@ -3,6 +3,7 @@ package dev.mcpx.transport.http;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.concurrent.Executors;
 
 /**
  * Tuning of the legacy HTTP transports (Streamable HTTP up to 2025-11-25, and HTTP+SSE).
@@ -31,10 +32,15 @@ public record LegacyHttpOptions(Duration connectTimeout, int maxEventBytes, int 
                 Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(2));
     }
 
-    /** One client per transport; HTTP/1.1 on plain http (no h2c upgrade dance), HTTP/2 offered on https. */
+    /**
+     * One client per transport; HTTP/1.1 on plain http (no h2c upgrade dance), HTTP/2 offered on https.
+     * Its async work runs on virtual threads: the default executor grows a platform thread per
+     * concurrent exchange, which the chaos soak saw pile up under load.
+     */
     HttpClient newHttpClient(URI url) {
         HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NORMAL);
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .executor(Executors.newVirtualThreadPerTaskExecutor());
         if ("http".equalsIgnoreCase(url.getScheme())) {
             builder.version(HttpClient.Version.HTTP_1_1);
         }

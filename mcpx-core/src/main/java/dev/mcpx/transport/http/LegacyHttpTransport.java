@@ -12,7 +12,6 @@ import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestCancelledException;
 import dev.mcpx.protocol.RequestId;
-import dev.mcpx.protocol.RequestTimeoutException;
 import dev.mcpx.protocol.SessionExpiredException;
 import dev.mcpx.protocol.StreamLostException;
 import dev.mcpx.protocol.UpstreamUnavailableException;
@@ -25,14 +24,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -57,6 +57,7 @@ final class LegacyHttpTransport implements Transport {
     private final JsonRpcCodec codec;
     private final AtomicReference<Session> session = new AtomicReference<>(Session.NONE);
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final Map<RequestId, CompletableFuture<HttpResponse<InputStream>>> inFlight = new ConcurrentHashMap<>();
     private final Set<ResponseStream> responseStreams = ConcurrentHashMap.newKeySet();
     private volatile String protocolVersion;
     private volatile Consumer<TransportEvent> events = event -> { };
@@ -96,29 +97,61 @@ final class LegacyHttpTransport implements Transport {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(codec.encode(message)));
         outbound.headers().forEach(builder::header);
-        if (outbound.timeout() != null) {
-            builder.timeout(outbound.timeout());
+        if (message instanceof Request request) {
+            // A JSON answer's status line comes only with the result, however long the tool runs:
+            // a request's send returns at once so the client's timeout holds; its outcome is an event.
+            CompletableFuture<HttpResponse<InputStream>> exchange =
+                    http.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+            inFlight.put(request.id(), exchange);
+            Thread.ofVirtual().name("mcpx-legacy-request-" + request.id())
+                    .start(() -> awaitAnswer(request, initialize, sentWith, exchange));
+            return;
         }
-        HttpResponse<InputStream> response = exchange(builder.build(), message);
+        HttpResponse<InputStream> response = exchange(builder.build());
         int status = response.statusCode();
         if (status / 100 != 2) {
-            rejected(message, sentWith, status, ResponseBodies.readErrorBody(response.body()));
+            throw refusal(sentWith, status, ResponseBodies.readErrorBody(response.body()));
+        }
+        ResponseBodies.discard(response.body());
+    }
+
+    /** Waits for a request's status line, then delivers its answer, or fails it with the typed reason. */
+    private void awaitAnswer(Request request, boolean initialize, String sentWith,
+                             CompletableFuture<HttpResponse<InputStream>> exchange) {
+        RequestId id = request.id();
+        HttpResponse<InputStream> response;
+        try {
+            response = exchange.get();
+        } catch (CancellationException | InterruptedException e) {
+            return;
+        } catch (ExecutionException e) {
+            failed(id, new UpstreamUnavailableException(description() + " is unreachable: " + e.getCause(), e.getCause()));
+            return;
+        } finally {
+            inFlight.remove(id, exchange);
+        }
+        int status = response.statusCode();
+        if (status / 100 != 2) {
+            String body = ResponseBodies.readErrorBody(response.body());
+            McpException refusal = refusal(sentWith, status, body);
+            ErrorResponse error = ResponseBodies.errorResponse(body);
+            if (refusal instanceof HttpStatusException && error != null && id.equals(error.id())) {
+                emit(new TransportEvent.Received(error));
+            } else {
+                failed(id, refusal);
+            }
             return;
         }
         if (initialize) {
             adoptSession(response.headers().firstValue("Mcp-Session-Id").orElse(null));
         }
-        if (!(message instanceof Request request)) {
-            ResponseBodies.discard(response.body());
-            return;
-        }
         if (ResponseBodies.isEventStream(response)) {
-            ResponseStream stream = new ResponseStream(this, request.id(), response.body(), sentWith);
+            ResponseStream stream = new ResponseStream(this, id, response.body(), sentWith);
             responseStreams.add(stream);
-            Thread.ofVirtual().name("mcpx-legacy-response-" + request.id()).start(stream);
+            stream.run();
             return;
         }
-        readJsonAnswer(request.id(), response);
+        readJsonAnswer(id, response);
     }
 
     private void readJsonAnswer(RequestId id, HttpResponse<InputStream> response) {
@@ -141,20 +174,15 @@ final class LegacyHttpTransport implements Transport {
     }
 
     /**
-     * A non-2xx answer. A session the server no longer knows is {@link SessionExpiredException};
-     * a JSON-RPC error naming the request is that request's answer; anything else is
-     * {@link HttpStatusException}.
+     * What a non-2xx answer means: a session the server no longer knows is
+     * {@link SessionExpiredException}; anything else is {@link HttpStatusException} (a request
+     * whose refusal carries a JSON-RPC error naming it gets that error as its answer instead).
      */
-    private void rejected(JsonRpcMessage message, String sentWith, int status, String body) {
+    private static McpException refusal(String sentWith, int status, String body) {
         if (sentWith != null && (status == 404 || (status == 400 && ResponseBodies.rejectsSession(body)))) {
-            throw new SessionExpiredException(sentWith, status, body);
+            return new SessionExpiredException(sentWith, status, body);
         }
-        ErrorResponse error = ResponseBodies.errorResponse(body);
-        if (message instanceof Request request && error != null && request.id().equals(error.id())) {
-            emit(new TransportEvent.Received(error));
-            return;
-        }
-        throw new HttpStatusException(status, body);
+        return new HttpStatusException(status, body);
     }
 
     private synchronized void adoptSession(String issued) {
@@ -186,6 +214,10 @@ final class LegacyHttpTransport implements Transport {
      */
     @Override
     public boolean abandon(RequestId id) {
+        CompletableFuture<HttpResponse<InputStream>> exchange = inFlight.remove(id);
+        if (exchange != null) {
+            exchange.cancel(true);
+        }
         responseStreams.stream().filter(stream -> stream.answers(id)).forEach(ResponseStream::stop);
         return false;
     }
@@ -225,6 +257,7 @@ final class LegacyHttpTransport implements Transport {
             return;
         }
         stopListening();
+        inFlight.values().forEach(exchange -> exchange.cancel(true));
         responseStreams.forEach(ResponseStream::stop);
         String current = session.getAndSet(Session.NONE).current();
         if (current != null) {
@@ -283,17 +316,12 @@ final class LegacyHttpTransport implements Transport {
         return http.sendAsync(builder.build(), slot.bodyHandler());
     }
 
-    private HttpResponse<InputStream> exchange(HttpRequest request, JsonRpcMessage message) {
+    private HttpResponse<InputStream> exchange(HttpRequest request) {
         try {
             return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RequestCancelledException("interrupted while sending to " + description());
-        } catch (HttpTimeoutException e) {
-            if (message instanceof Request r && !(e instanceof HttpConnectTimeoutException) && request.timeout().isPresent()) {
-                throw new RequestTimeoutException(r.method(), request.timeout().get());
-            }
-            throw new UpstreamUnavailableException(description() + " is unreachable: " + e, e);
         } catch (IOException e) {
             throw new UpstreamUnavailableException(description() + " is unreachable: " + e, e);
         }

@@ -153,7 +153,7 @@ public final class ModernHttpTransport implements Transport {
         switch (outbound.message()) {
             case Request request -> sendRequest(request, outbound.headers());
             case Notification n when Methods.CANCELLED.equals(n.method()) -> cancel(n);
-            case Notification notification -> sendNotification(notification, outbound.headers());
+            case Notification notification -> sendNotification(notification, outbound.headers(), outbound.timeout());
             default -> throw new IllegalArgumentException("a client sends requests and notifications only");
         }
     }
@@ -165,7 +165,7 @@ public final class ModernHttpTransport implements Transport {
      */
     private void sendRequest(Request request, Map<String, String> extraHeaders) {
         RequestId id = request.id();
-        HttpRequest httpRequest = post(request, request.method(), request.params(), extraHeaders);
+        HttpRequest httpRequest = post(request, request.method(), request.params(), extraHeaders, null);
         Exchange exchange = new Exchange();
         exchange.response = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
         exchanges.put(id, exchange);
@@ -206,8 +206,8 @@ public final class ModernHttpTransport implements Transport {
         }
     }
 
-    private void sendNotification(Notification notification, Map<String, String> extraHeaders) {
-        HttpRequest httpRequest = post(notification, notification.method(), notification.params(), extraHeaders);
+    private void sendNotification(Notification notification, Map<String, String> extraHeaders, Duration timeout) {
+        HttpRequest httpRequest = post(notification, notification.method(), notification.params(), extraHeaders, timeout);
         Exchange exchange = new Exchange();
         exchange.response = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
         HttpResponse<InputStream> response = await(exchange, null);
@@ -243,7 +243,8 @@ public final class ModernHttpTransport implements Transport {
         return TransportKind.STREAMABLE_HTTP;
     }
 
-    private HttpRequest post(JsonRpcMessage message, String method, JsonNode params, Map<String, String> extraHeaders) {
+    private HttpRequest post(JsonRpcMessage message, String method, JsonNode params, Map<String, String> extraHeaders,
+                             Duration timeout) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(endpoint.url())
                 .POST(HttpRequest.BodyPublishers.ofString(codec.encode(message), StandardCharsets.UTF_8))
                 .header("Content-Type", "application/json")
@@ -256,6 +257,9 @@ public final class ModernHttpTransport implements Transport {
         }
         if (version != null) {
             builder.header("MCP-Protocol-Version", version);
+        }
+        if (timeout != null) {
+            builder.timeout(timeout);
         }
         builder.header("Mcp-Method", method);
         String name = switch (method) {

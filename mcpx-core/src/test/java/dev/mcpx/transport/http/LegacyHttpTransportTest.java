@@ -7,6 +7,7 @@ import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcMessage;
 import dev.mcpx.protocol.JsonRpcMessage.Notification;
 import dev.mcpx.protocol.JsonRpcMessage.Request;
+import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.protocol.SessionExpiredException;
@@ -179,12 +180,11 @@ class LegacyHttpTransportTest {
     }
 
     @Test
-    void aForgottenSessionFailsTheSendWithSessionExpiredNamingTheIdItWasSentWith() {
+    void aForgottenSessionFailsTheRequestWithSessionExpiredNamingTheIdItWasSentWith() {
         connect();
         String session = handshake();
         upstream.forgetSessions();
-        RequestId id = nextId();
-        assertThatThrownBy(() -> transport.send(Outbound.of(new Request(id, "tools/list", null))))
+        assertThat(failureOf(new Request(nextId(), "tools/list", null)))
                 .isInstanceOfSatisfying(SessionExpiredException.class, e -> {
                     assertThat(e.sessionId()).isEqualTo(session);
                     assertThat(e.status()).isEqualTo(404);
@@ -197,7 +197,7 @@ class LegacyHttpTransportTest {
         connect();
         String session = handshake();
         upstream.forgetSessions();
-        assertThatThrownBy(() -> transport.send(Outbound.of(new Request(nextId(), "ping", null))))
+        assertThat(failureOf(new Request(nextId(), "ping", null)))
                 .isInstanceOfSatisfying(SessionExpiredException.class, e -> {
                     assertThat(e.sessionId()).isEqualTo(session);
                     assertThat(e.status()).isEqualTo(400);
@@ -398,8 +398,7 @@ class LegacyHttpTransportTest {
         connect();
         handshake();
         upstream.stop();
-        assertThatThrownBy(() -> transport.send(Outbound.of(new Request(nextId(), "ping", null))))
-                .isInstanceOf(UpstreamUnavailableException.class);
+        assertThat(failureOf(new Request(nextId(), "ping", null))).isInstanceOf(UpstreamUnavailableException.class);
     }
 
     @Test
@@ -407,10 +406,16 @@ class LegacyHttpTransportTest {
         connect();
         String session = handshake();
         upstream.restart();
-        assertThatThrownBy(() -> transport.send(Outbound.of(new Request(nextId(), "ping", null))))
+        assertThat(failureOf(new Request(nextId(), "ping", null)))
                 .isInstanceOfSatisfying(SessionExpiredException.class, e -> assertThat(e.sessionId()).isEqualTo(session));
         transport.expireSession(session);
         assertThat(handshake()).isNotEqualTo(session);
+    }
+
+    /** Sends {@code request}: its send returns at once, and its failure arrives as an event. */
+    private McpException failureOf(Request request) {
+        transport.send(Outbound.of(request));
+        return events.failure(request.id());
     }
 
     private void awaitListenStreams(int count) {

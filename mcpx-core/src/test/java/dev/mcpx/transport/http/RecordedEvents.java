@@ -3,6 +3,7 @@ package dev.mcpx.transport.http;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.mcpx.protocol.JsonRpcMessage;
+import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.transport.TransportEvent;
 import java.time.Duration;
@@ -48,6 +49,14 @@ final class RecordedEvents implements Consumer<TransportEvent> {
             return result;
         }
         return fail("expected a result for " + id + " but got " + response);
+    }
+
+    /** Why the request {@code id} failed, as the transport reported it. */
+    McpException failure(RequestId id) {
+        TransportEvent.RequestFailed failed = (TransportEvent.RequestFailed) await(
+                e -> e instanceof TransportEvent.RequestFailed f && f.id().equals(id),
+                Duration.ofSeconds(10), "the failure of " + id);
+        return failed.error();
     }
 
     @SuppressWarnings("unchecked")

@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The two checks every request passes before anything else: a browser {@code Origin} must be
- * local (DNS-rebinding protection, 403 otherwise) and, when a token is configured, the
+ * The checks every request passes before anything else: a browser {@code Origin} must be
+ * local and, on a loopback bind, so must {@code Host} (DNS-rebinding protection, 403 otherwise) and, when a token is configured, the
  * {@code Authorization: Bearer} header must carry it (401 otherwise, compared in constant time).
  */
 final class AccessGuard {
@@ -39,6 +39,32 @@ final class AccessGuard {
         } catch (IllegalArgumentException e) {
             return false;
         }
+    }
+
+    /**
+     * When bound to loopback, the {@code Host} header must name this machine too: a DNS-rebinding
+     * page reads same-origin GETs (such as {@code /status}) without sending any {@code Origin}, but it
+     * cannot make the browser send a {@code Host} other than its own domain.
+     */
+    boolean hostAllowed(String host) {
+        if (!boundToLoopback()) {
+            return true;
+        }
+        if (host == null) {
+            return false;
+        }
+        String name = host.trim().toLowerCase(Locale.ROOT);
+        if (name.startsWith("[")) {
+            int close = name.indexOf(']');
+            name = close < 0 ? name : name.substring(0, close + 1);
+        } else if (name.indexOf(':') >= 0) {
+            name = name.substring(0, name.indexOf(':'));
+        }
+        return LOCAL_HOSTS.contains(name);
+    }
+
+    private boolean boundToLoopback() {
+        return boundHost.isEmpty() || LOCAL_HOSTS.contains(boundHost) || boundHost.startsWith("127.");
     }
 
     boolean authorized(String authorization) {

@@ -27,6 +27,11 @@ final class GatewayHandler extends Handler.Abstract {
                     "Forbidden: Origin " + request.getHeaders().get("Origin") + " is not allowed"));
             return true;
         }
+        if (!guard.hostAllowed(request.getHeaders().get("Host"))) {
+            Replies.error(response, callback, 403, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                    "Forbidden: Host " + request.getHeaders().get("Host") + " is not this machine"));
+            return true;
+        }
         if (!guard.authorized(request.getHeaders().get("Authorization"))) {
             response.getHeaders().put("WWW-Authenticate", "Bearer");
             Replies.error(response, callback, 401, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,

@@ -1,6 +1,7 @@
 package dev.mcpx.front.http;
 
 import dev.mcpx.client.Cancellation;
+import dev.mcpx.front.CallLimit;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
 import java.util.Map;
@@ -12,6 +13,7 @@ final class LegacySession {
     final String id;
     final ProtocolVersion version;
     final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
+    final CallLimit calls = CallLimit.perHost();
     volatile SseStream listen;
     volatile boolean initialized;
     private volatile long lastUsedNanos = System.nanoTime();

@@ -19,6 +19,7 @@ import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.router.Router;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -31,8 +32,9 @@ import org.eclipse.jetty.util.Callback;
  * {@code /mcp} for both eras on one endpoint. A POST is legacy when it is an {@code initialize}
  * or carries a session id, modern when its version (header or {@code _meta}) is 2026-07-28.
  * Legacy hosts get sessions, a GET listen stream and DELETE; modern hosts are served
- * statelessly with header validation and {@code subscriptions/listen}. Routed calls answer on
- * an SSE stream, so progress can flow and a host that goes away cancels its call.
+ * statelessly with header validation and {@code subscriptions/listen}. Routed calls answer with
+ * JSON when quick, else on an SSE stream, so progress can flow and a host that goes away cancels
+ * its call.
  */
 final class McpEndpoint {
 
@@ -53,13 +55,15 @@ final class McpEndpoint {
     }
 
     void post(org.eclipse.jetty.server.Request request, Response response, Callback callback) throws Exception {
-        if (request.getLength() > MAX_BODY) {
-            Replies.error(response, callback, 413, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "body too large"));
+        String body = request.getLength() > MAX_BODY ? null : boundedBody(request);
+        if (body == null) {
+            Replies.error(response, callback, 413, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                    "body too large: the limit is " + MAX_BODY + " bytes"));
             return;
         }
         JsonRpcMessage hostMessage;
         try {
-            hostMessage = codec.decode(Content.Source.asString(request, StandardCharsets.UTF_8));
+            hostMessage = codec.decode(body);
         } catch (MalformedMessageException e) {
             Replies.error(response, callback, 400, e.id(), JsonRpcError.of(
                     e.kind() == MalformedMessageException.Kind.NOT_JSON ? ErrorCodes.PARSE_ERROR : ErrorCodes.INVALID_REQUEST,
@@ -69,7 +73,9 @@ final class McpEndpoint {
         HttpFields headers = request.getHeaders();
         String sessionId = headers.get(SESSION_HEADER);
         String version = headers.get("MCP-Protocol-Version");
-        if (hostMessage instanceof Request hostRequest && Methods.INITIALIZE.equals(hostRequest.method())) {
+        boolean modern = ProtocolVersion.LATEST_MODERN.wire().equals(version)
+                || hostMessage instanceof Request r && HostRequests.eraOf(r) == Era.MODERN;
+        if (hostMessage instanceof Request hostRequest && Methods.INITIALIZE.equals(hostRequest.method()) && !modern) {
             initialize(hostRequest, response, callback);
         } else if (sessionId != null) {
             LegacySession session = sessions.get(sessionId);
@@ -79,8 +85,7 @@ final class McpEndpoint {
             } else {
                 legacy(session, hostMessage, version, request, response, callback);
             }
-        } else if (ProtocolVersion.LATEST_MODERN.wire().equals(version)
-                || hostMessage instanceof Request r && HostRequests.eraOf(r) == Era.MODERN) {
+        } else if (modern) {
             modern(hostMessage, request, response, callback);
         } else if (version != null && ProtocolVersion.fromWire(version).isEmpty()) {
             McpErrorException refused = HostRequests.unsupportedVersion(version);
@@ -89,6 +94,14 @@ final class McpEndpoint {
             Replies.error(response, callback, 400, idOf(hostMessage), JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
                     "Bad Request: Mcp-Session-Id header is required (send initialize first), or send a "
                             + "2026-07-28 request with its _meta"));
+        }
+    }
+
+    /** The body as text, or null past {@link #MAX_BODY} bytes: a chunked body has no length to check up front. */
+    private static String boundedBody(org.eclipse.jetty.server.Request request) throws IOException {
+        try (InputStream in = Content.Source.asInputStream(request)) {
+            byte[] bytes = in.readNBytes((int) MAX_BODY + 1);
+            return bytes.length > MAX_BODY ? null : new String(bytes, StandardCharsets.UTF_8);
         }
     }
 
@@ -124,8 +137,17 @@ final class McpEndpoint {
                 }
                 Replies.accepted(response, callback);
             }
-            case Request hostRequest when Router.ROUTED.contains(hostRequest.method()) ->
+            case Request hostRequest when Router.ROUTED.contains(hostRequest.method()) -> {
+                if (!session.calls.tryAcquire()) {
+                    Replies.json(response, callback, 200, new ErrorResponse(hostRequest.id(), session.calls.refusal()));
+                    return;
+                }
+                try {
                     streamCall(hostRequest, Era.LEGACY, session.inFlight, response, callback);
+                } finally {
+                    session.calls.release();
+                }
+            }
             case Request hostRequest ->
                     Replies.json(response, callback, 200, requests.answer(hostRequest, Era.LEGACY, null, new Cancellation()));
             default -> Replies.accepted(response, callback);
@@ -139,27 +161,33 @@ final class McpEndpoint {
             return;
         }
         try {
-            ModernHeaders.validate(hostRequest, request.getHeaders());
+            ModernHeaders.validate(hostRequest, request.getHeaders(), requests::toolInputSchema);
         } catch (McpErrorException e) {
             Replies.error(response, callback, 400, hostRequest.id(), e.error());
             return;
         }
         if (Methods.SUBSCRIPTIONS_LISTEN.equals(hostRequest.method())) {
             listen(hostRequest, response, callback);
-        } else if (Router.ROUTED.contains(hostRequest.method())) {
+        } else if (Router.ROUTED.contains(hostRequest.method())
+                && !HostRequests.REMOVED_IN_MODERN.contains(hostRequest.method())) {
             streamCall(hostRequest, Era.MODERN, null, response, callback);
         } else {
             JsonRpcMessage hostResult = requests.answer(hostRequest, Era.MODERN, null, new Cancellation());
-            int status = 200;
-            if (hostResult instanceof ErrorResponse error) {
-                status = switch (error.error().code()) {
-                    case ErrorCodes.METHOD_NOT_FOUND -> 404;
-                    case ErrorCodes.HEADER_MISMATCH, ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION -> 400;
-                    default -> 200;
-                };
-            }
-            Replies.json(response, callback, status, hostResult);
+            Replies.json(response, callback, status(Era.MODERN, hostResult), hostResult);
         }
+    }
+
+    /** 2026-07-28 gives some errors their own HTTP status; legacy answers every JSON-RPC error with 200. */
+    private static int status(Era era, JsonRpcMessage hostResult) {
+        if (era != Era.MODERN || !(hostResult instanceof ErrorResponse error)) {
+            return 200;
+        }
+        return switch (error.error().code()) {
+            case ErrorCodes.METHOD_NOT_FOUND -> 404;
+            case ErrorCodes.HEADER_MISMATCH, ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION,
+                 ErrorCodes.MISSING_REQUIRED_CLIENT_CAPABILITY -> 400;
+            default -> 200;
+        };
     }
 
     /** A routed call answered on its own SSE stream: progress first, then the one answer. */
@@ -169,13 +197,13 @@ final class McpEndpoint {
         if (inFlight != null) {
             inFlight.put(hostRequest.id(), cancellation);
         }
-        SseStream stream = SseStream.open(response, keepAlive, () -> cancellation.cancel("host disconnected"));
+        SseStream stream = SseStream.deferred(response, keepAlive, () -> cancellation.cancel("host disconnected"));
         try {
             JsonRpcMessage hostResult = requests.answer(hostRequest, era,
                     hostProgress -> stream.send(new Notification(Methods.PROGRESS, hostProgress)), cancellation);
             // a call the host cancelled gets no response (MCP cancellation rules)
             if (!cancellation.isCancelled()) {
-                stream.send(hostResult);
+                stream.answer(hostResult, status(era, hostResult));
             }
         } finally {
             if (inFlight != null) {

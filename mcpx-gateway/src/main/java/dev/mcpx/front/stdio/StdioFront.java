@@ -1,6 +1,7 @@
 package dev.mcpx.front.stdio;
 
 import dev.mcpx.client.Cancellation;
+import dev.mcpx.front.CallLimit;
 import dev.mcpx.front.HostRequests;
 import dev.mcpx.front.ListChanges;
 import dev.mcpx.front.SubscriptionFlags;
@@ -47,6 +48,7 @@ public final class StdioFront {
     private final JsonRpcCodec codec = new JsonRpcCodec();
     private final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
     private final Map<RequestId, ObjectNode> subscriptions = new ConcurrentHashMap<>();
+    private final CallLimit limit = CallLimit.perHost();
     private volatile boolean legacyInitialized;
 
     public StdioFront(HostRequests requests, ListChanges changes, InputStream in, OutputStream out) {
@@ -91,7 +93,12 @@ public final class StdioFront {
 
     private void dispatch(Request hostRequest) {
         Cancellation cancellation = new Cancellation();
+        if (!limit.tryAcquire()) {
+            send(new ErrorResponse(hostRequest.id(), limit.refusal()));
+            return;
+        }
         if (inFlight.putIfAbsent(hostRequest.id(), cancellation) != null) {
+            limit.release();
             send(new ErrorResponse(hostRequest.id(), JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
                     "request id " + hostRequest.id() + " is already in use")));
             return;
@@ -107,6 +114,7 @@ public final class StdioFront {
                 }
             } finally {
                 inFlight.remove(hostRequest.id());
+                limit.release();
             }
         });
     }

@@ -162,7 +162,8 @@ class HttpFrontTest {
     void modernHeadersAreValidated() throws Exception {
         HttpHost host = HttpHost.modern(front.mcpUri());
         ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", 1).put("method", "tools/list");
-        body.putObject("params").putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
+        body.putObject("params").putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+                .putObject("io.modelcontextprotocol/clientCapabilities");
         HttpResponse<String> noMethod = host.raw(HttpRequest.newBuilder(front.mcpUri())
                 .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
                 .header("MCP-Protocol-Version", "2026-07-28")
@@ -172,7 +173,8 @@ class HttpFrontTest {
 
         ObjectNode wrongName = Json.object().put("jsonrpc", "2.0").put("id", 2).put("method", "tools/call");
         ObjectNode params = wrongName.putObject("params").put("name", "fake__echo");
-        params.putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
+        params.putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+                .putObject("io.modelcontextprotocol/clientCapabilities");
         HttpResponse<String> mismatch = host.raw(host.builder(wrongName, "tools/call").setHeader("Mcp-Name", "other").build());
         assertThat(mismatch.statusCode()).isEqualTo(400);
         assertThat(Json.parse(mismatch.body()).path("error").path("code").asInt()).isEqualTo(-32020);
@@ -184,12 +186,56 @@ class HttpFrontTest {
         assertThat(unsupported.statusCode()).isEqualTo(400);
         JsonNode error = Json.parse(unsupported.body()).path("error");
         assertThat(error.path("code").asInt()).isEqualTo(-32022);
-        assertThat(error.path("data").path("supported").toString()).contains("2026-07-28");
+        assertThat(error.path("data").path("supported").toString()).isEqualTo("[\"2026-07-28\"]");
         assertThat(error.path("data").path("requested").asString()).isEqualTo("2099-01-01");
 
         Exchange unknownMethod = host.request("no/such/method", null);
         assertThat(unknownMethod.status()).isEqualTo(404);
         assertThat(unknownMethod.errorCode()).isEqualTo(-32601);
+        for (String removed : List.of("ping", "logging/setLevel", "resources/subscribe", "initialize")) {
+            Exchange gone = host.request(removed, Json.object().put("uri", "test://static"));
+            assertThat(gone.status()).as(removed).isEqualTo(404);
+            assertThat(gone.errorCode()).as(removed).isEqualTo(-32601);
+        }
+
+        ObjectNode bare = Json.object().put("jsonrpc", "2.0").put("id", 4).put("method", "tools/list");
+        bare.putObject("params");
+        HttpResponse<String> noMeta = host.raw(host.builder(bare, "tools/list").build());
+        assertThat(noMeta.statusCode()).isEqualTo(400);
+        assertThat(Json.parse(noMeta.body()).path("error").path("code").asInt()).isEqualTo(-32602);
+    }
+
+    @Test
+    void mirroredParamHeadersMustMatchTheArguments() throws Exception {
+        HttpHost host = HttpHost.modern(front.mcpUri());
+        host.request("tools/list", null);
+        ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", 5).put("method", "tools/call");
+        ObjectNode params = body.putObject("params").put("name", "mh__header_tool");
+        params.putObject("arguments").put("region", "us-west1").put("count", 42);
+        params.putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+                .putObject("io.modelcontextprotocol/clientCapabilities");
+
+        HttpResponse<String> missing = host.raw(host.builder(body, "tools/call").build());
+        assertThat(missing.statusCode()).isEqualTo(400);
+        assertThat(Json.parse(missing.body()).path("error").path("code").asInt()).isEqualTo(-32020);
+
+        HttpResponse<String> wrong = host.raw(host.builder(body, "tools/call")
+                .header("Mcp-Param-Region", "eu-north1").header("Mcp-Param-Count", "42").build());
+        assertThat(wrong.statusCode()).isEqualTo(400);
+        assertThat(Json.parse(wrong.body()).path("error").path("message").asString()).contains("Mcp-Param-Region");
+
+        HttpResponse<String> unpadded = host.raw(host.builder(body, "tools/call")
+                .header("Mcp-Param-Region", "=?base64?dXMtd2VzdDE?=").header("Mcp-Param-Count", "42").build());
+        assertThat(unpadded.statusCode()).isEqualTo(400);
+
+        HttpResponse<String> encoded = host.raw(host.builder(body, "tools/call")
+                .header("Mcp-Param-Region", "=?base64?dXMtd2VzdDE=?=").header("Mcp-Param-Count", "42").build());
+        assertThat(encoded.statusCode()).isEqualTo(200);
+
+        HttpResponse<String> right = host.raw(host.builder(body, "tools/call")
+                .header("Mcp-Param-Region", "us-west1").header("Mcp-Param-Count", "42.0").build());
+        assertThat(right.statusCode()).isEqualTo(200);
+        assertThat(HttpHost.exchange(right).text()).startsWith("header_tool execution");
     }
 
     @Test

@@ -27,7 +27,10 @@ public final class ConformanceUpstream implements AutoCloseable {
     private final LegacyTransport legacy;
     private final CountDownLatch closing = new CountDownLatch(1);
 
-    private ConformanceUpstream(int port) {
+    /** Which eras {@code /mcp} speaks: both, or 2025-11-25 only (a server from before 2026-07-28). */
+    public enum Eras { BOTH, LEGACY_ONLY }
+
+    private ConformanceUpstream(int port, Eras eras) {
         QueuedThreadPool threads = new QueuedThreadPool();
         threads.setName("conformance-upstream");
         // Listen streams and calls that wait for the client block their thread: make that cheap.
@@ -39,7 +42,7 @@ public final class ConformanceUpstream implements AutoCloseable {
         server.addConnector(connector);
         Catalog catalog = Catalog.create();
         legacy = new LegacyTransport(catalog);
-        server.setHandler(new McpHandler(legacy, new ModernTransport(catalog, closing)));
+        server.setHandler(new McpHandler(legacy, new ModernTransport(catalog, closing), eras == Eras.BOTH));
         server.setStopTimeout(2_000);
     }
 
@@ -50,7 +53,11 @@ public final class ConformanceUpstream implements AutoCloseable {
 
     /** Starts on the given port (0 for an ephemeral one). */
     public static ConformanceUpstream start(int port) {
-        ConformanceUpstream upstream = new ConformanceUpstream(port);
+        return start(port, Eras.BOTH);
+    }
+
+    public static ConformanceUpstream start(int port, Eras eras) {
+        ConformanceUpstream upstream = new ConformanceUpstream(port, eras);
         try {
             upstream.server.start();
         } catch (Exception e) {
@@ -80,10 +87,14 @@ public final class ConformanceUpstream implements AutoCloseable {
         }
     }
 
-    /** Runs until killed: {@code ConformanceUpstream [PORT]} (default 3100), printing the URL on stdout. */
+    /**
+     * Runs until killed: {@code ConformanceUpstream [PORT] [--legacy-only]} (default 3100),
+     * printing the URL on stdout.
+     */
     public static void main(String[] args) throws InterruptedException {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 3100;
-        ConformanceUpstream upstream = start(port);
+        Eras eras = args.length > 1 && args[1].equals("--legacy-only") ? Eras.LEGACY_ONLY : Eras.BOTH;
+        ConformanceUpstream upstream = start(port, eras);
         Runtime.getRuntime().addShutdownHook(new Thread(upstream::close));
         System.out.println(upstream.url());
         System.out.flush();

@@ -15,7 +15,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * The single MCP endpoint {@code /mcp}, both eras. A request belongs to the legacy era when it
  * carries Mcp-Session-Id or is an initialize without a 2026 protocol header; everything else is
- * answered statelessly as 2026-07-28.
+ * answered statelessly as 2026-07-28, unless the handler is legacy-only.
  */
 final class McpHandler extends Handler.Abstract {
 
@@ -23,10 +23,12 @@ final class McpHandler extends Handler.Abstract {
 
     private final LegacyTransport legacy;
     private final ModernTransport modern;
+    private final boolean speaksModern;
 
-    McpHandler(LegacyTransport legacy, ModernTransport modern) {
+    McpHandler(LegacyTransport legacy, ModernTransport modern, boolean speaksModern) {
         this.legacy = legacy;
         this.modern = modern;
+        this.speaksModern = speaksModern;
     }
 
     @Override
@@ -75,8 +77,8 @@ final class McpHandler extends Handler.Abstract {
         } else if ("initialize".equals(Json.string(message, "method"))
                 && (versionHeader == null || LegacyTransport.isLegacyVersion(versionHeader))) {
             legacy.initialize(message, response);
-        } else if (LegacyTransport.isLegacyVersion(versionHeader)
-                && message.path("params").path("_meta").get(ModernTransport.META_VERSION) == null) {
+        } else if (!speaksModern || (LegacyTransport.isLegacyVersion(versionHeader)
+                && message.path("params").path("_meta").get(ModernTransport.META_VERSION) == null)) {
             Exchange.writeJson(response, 400, Json.error(message.get("id"), RpcError.of(RpcError.INVALID_REQUEST,
                     "Missing Mcp-Session-Id: initialize first (2025-11-25)")));
         } else {

@@ -46,6 +46,7 @@ public final class LegacyHttpUpstream implements AutoCloseable {
     private volatile boolean listenStreamEnabled = true;
     private volatile boolean answer404Forever;
     private volatile boolean refuseInitialize;
+    private volatile long initializeDelayMillis;
     private volatile boolean replayOnResume = true;
     private volatile boolean running;
     private Server server;
@@ -80,8 +81,14 @@ public final class LegacyHttpUpstream implements AutoCloseable {
         endAllSessions();
         try {
             server.stop();
-        } catch (Exception e) {
-            throw new IllegalStateException("could not stop the fake upstream", e);
+        } catch (Exception graceful) {
+            // an exchange still in flight outlived the graceful wait: stop at once, as a crash would
+            server.setStopTimeout(0);
+            try {
+                server.stop();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not stop the fake upstream", e);
+            }
         }
         server = null;
     }
@@ -114,7 +121,8 @@ public final class LegacyHttpUpstream implements AutoCloseable {
         connector.setReuseAddress(true);
         s.addConnector(connector);
         s.setHandler(new StreamableHandler(this));
-        s.setStopTimeout(2000);
+        // No graceful wait: a stop is a crash or a restart, and requests in flight die with it.
+        s.setStopTimeout(0);
         running = true;
         try {
             s.start();
@@ -155,6 +163,11 @@ public final class LegacyHttpUpstream implements AutoCloseable {
      */
     public void answer404Forever(boolean on) {
         this.answer404Forever = on;
+    }
+
+    /** {@code initialize} is answered only after this long: a server that is slow to start. */
+    public void initializeDelay(java.time.Duration delay) {
+        this.initializeDelayMillis = delay.toMillis();
     }
 
     /** When on, {@code initialize} itself gets 404 (and no session), like a server gone wrong. */
@@ -291,6 +304,10 @@ public final class LegacyHttpUpstream implements AutoCloseable {
 
     boolean answer404Forever() {
         return answer404Forever;
+    }
+
+    long initializeDelayMillis() {
+        return initializeDelayMillis;
     }
 
     boolean refuseInitialize() {

@@ -137,6 +137,15 @@ final class StreamableHandler extends Handler.Abstract {
     }
 
     private void initialize(JsonNode message, Response response, Callback callback) throws IOException {
+        if (upstream.initializeDelayMillis() > 0) {
+            try {
+                Thread.sleep(upstream.initializeDelayMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                callback.failed(e);
+                return;
+            }
+        }
         String requested = message.path("params").path("protocolVersion").asString("");
         String negotiated = LegacyHttpUpstream.SUPPORTED_VERSIONS.contains(requested) ? requested : "2025-11-25";
         FakeSession session = new FakeSession(UUID.randomUUID().toString(), negotiated);
