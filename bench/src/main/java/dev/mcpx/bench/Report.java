@@ -17,6 +17,7 @@ final class Report {
     private final BenchMain.Options options;
     private final BenchEnv env;
     private final ZonedDateTime started = ZonedDateTime.now(ZoneOffset.UTC);
+    private final String commit = Machine.commit();
     private List<LoadResult> load = List.of();
     private final List<String> sections = new ArrayList<>();
     private final List<Target> targets = new ArrayList<>();
@@ -34,6 +35,9 @@ final class Report {
         this.load = results;
         StringBuilder md = new StringBuilder();
         md.append("## Throughput and latency: `tools/call` at N concurrent callers\n\n");
+        md.append("Each HTTP set-up has ").append(LoadBench.HOST_SESSIONS)
+                .append(" host sessions, caller i on session i mod ").append(LoadBench.HOST_SESSIONS)
+                .append(" (mcpx limits one host to 64 calls in flight); direct stdio is one client. ");
         md.append("Each cell is the median of ").append(options.rounds()).append(" rounds of ")
                 .append(options.windowMillis()).append(" ms (after ").append(options.warmupMillis())
                 .append(" ms warm-up), after one unrecorded warm-up round at 32 callers; the set-ups take turns ")
@@ -158,9 +162,10 @@ final class Report {
     void scale(ScaleBench.InFlight inFlight, ScaleBench.BigCatalogue catalogue) {
         StringBuilder md = new StringBuilder("## Scale\n\n");
         if (inFlight != null) {
-            md.append(fmt("In flight: %d host callers each made %d calls of a tool that sleeps, through one gateway to one "
-                            + "legacy HTTP upstream. Completed %d, errors %d, at most %d running at once on the upstream, "
-                            + "%.1f s in all.%n%n", inFlight.callers(), inFlight.callsEach(), inFlight.completed(),
+            md.append(fmt("In flight: %d callers in %d host sessions each made %d calls of a tool that sleeps, through one "
+                            + "gateway to one legacy HTTP upstream. Completed %d, errors %d, at most %d running at once on "
+                            + "the upstream, %.1f s in all.%n%n", inFlight.callers(), inFlight.hosts(), inFlight.callsEach(),
+                    inFlight.completed(),
                     inFlight.errors(), inFlight.peakInFlight(), inFlight.seconds()));
             if (inFlight.firstError() != null) {
                 md.append("First error: `").append(inFlight.firstError()).append("`\n\n");
@@ -204,7 +209,7 @@ final class Report {
         md.append("The machine is shared with other builds and tests, so absolute figures are noisy: read the ratios, ");
         md.append("which come from the same run, and rerun before drawing conclusions from small differences.\n\n");
         md.append("## Run\n\n");
-        md.append(Machine.describe(started)).append('\n');
+        md.append(Machine.describe(started, commit)).append('\n');
         md.append("Reproduce: `bench/run").append(options.commandLine().isEmpty() ? "" : " " + options.commandLine())
                 .append("` (builds what it needs; needs `.tools/setup` once).\n\n");
         md.append("## Targets (issue 8)\n\n");

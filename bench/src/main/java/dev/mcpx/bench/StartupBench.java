@@ -157,7 +157,7 @@ final class StartupBench {
                 }
             });
             AtomicInteger next = new AtomicInteger();
-            LoadResult load = LoadDriver.run("memory", 32, Duration.ofMillis(500), Duration.ofSeconds(3), () -> {
+            LoadResult load = LoadDriver.run("memory", 32, Duration.ofMillis(500), Duration.ofSeconds(3), i -> () -> {
                 int n = Math.floorMod(next.getAndIncrement(), UPSTREAMS) + 1;
                 HostClients.echo(host, "u%02d__echo".formatted(n)).run();
             });
