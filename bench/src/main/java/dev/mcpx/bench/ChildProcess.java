@@ -42,10 +42,6 @@ final class ChildProcess implements AutoCloseable {
         return process;
     }
 
-    Path log() {
-        return log;
-    }
-
     /** Resident set size of this process alone, in MiB, from /proc. */
     double rssMib() {
         return Rss.ofPid(process.pid());

@@ -1,6 +1,7 @@
 package dev.mcpx.bench;
 
 import dev.mcpx.client.McpClient;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -37,7 +38,7 @@ final class LoadBench {
         }
     }
 
-    private static List<McpClient> hosts(String name, java.net.URI url) {
+    private static List<McpClient> hosts(String name, URI url) {
         List<McpClient> clients = new ArrayList<>();
         for (int i = 0; i < HOST_SESSIONS; i++) {
             clients.add(HostClients.legacyHost(name + "-" + i, url));

@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -146,12 +146,12 @@ final class Report {
             targets.add(new Target("RSS with 10 idle upstreams (no JVM cache)", "<= 100 MB",
                     fmt("%.1f MiB (%.1f MB)", d.idleRssMib(), d.idleRssMib() * 1.048576), d.idleRssMib() * 1.048576 <= 100));
         });
-        startups.stream().min(java.util.Comparator.comparingDouble(StartupBench.Startup::idleRssMib)).ifPresent(low ->
+        startups.stream().min(Comparator.comparingDouble(StartupBench.Startup::idleRssMib)).ifPresent(low ->
                 targets.add(new Target("RSS with 10 idle upstreams (lowest: " + low.mode() + ")", "<= 100 MB",
                         fmt("%.1f MiB (%.1f MB), private %.1f MiB", low.idleRssMib(), low.idleRssMib() * 1.048576,
                                 low.idleAnonMib()), low.idleRssMib() * 1.048576 <= 100)));
         startups.stream().filter(s -> !s.mode().startsWith("default"))
-                .min(java.util.Comparator.comparingDouble(StartupBench.Startup::stdioMillis)).ifPresent(best -> {
+                .min(Comparator.comparingDouble(StartupBench.Startup::stdioMillis)).ifPresent(best -> {
                     double first = Math.max(best.httpMillis(), best.stdioMillis());
                     targets.add(new Target("first initialize after launch (" + best.mode() + ")", "<= 400 ms",
                             fmt("HTTP %.0f ms, stdio %.0f ms wall (CPU %.0f / %.0f ms)", best.httpMillis(),
@@ -198,10 +198,6 @@ final class Report {
         sections.add(md.toString());
     }
 
-    void note(String markdown) {
-        sections.add(markdown);
-    }
-
     String markdown() {
         StringBuilder md = new StringBuilder();
         md.append("# mcpx benchmarks\n\n");
@@ -237,9 +233,5 @@ final class Report {
 
     static String fmt(String format, Object... args) {
         return String.format(Locale.ROOT, format, args);
-    }
-
-    static String today() {
-        return DateTimeFormatter.ISO_LOCAL_DATE.format(ZonedDateTime.now(ZoneOffset.UTC));
     }
 }
