@@ -209,7 +209,9 @@ public final class McpClient implements AutoCloseable {
             Transport modern = opener.open(http, Wire.MODERN_HTTP);
             attach(modern);
             try {
-                if (discover(probeTimeout)) {
+                // over HTTP a legacy server answers the probe at once with an HTTP error; silence is
+                // a slow server, not a legacy one, so the probe gets the full request timeout
+                if (discover(requestTimeout)) {
                     return;
                 }
             } catch (RuntimeException e) {
@@ -479,7 +481,8 @@ public final class McpClient implements AutoCloseable {
         });
         if (reinitialized) {
             counters.reinitializations.incrementAndGet();
-            log.info("{}: upstream forgot session {}; re-initialized, session generation {}", name, deadSessionId, sessions.generation());
+            log.info("{}: upstream forgot session {}; re-initialized, session generation {}", name,
+                    SessionExpiredException.redact(deadSessionId), sessions.generation());
             emit(new ClientEvent.Reinitialized(sessions.generation()));
             for (CatalogueKind kind : CatalogueKind.values()) {
                 listChanged(kind);
@@ -552,11 +555,14 @@ public final class McpClient implements AutoCloseable {
         ObjectNode params = Json.object();
         params.set("requestId", id.toJson());
         params.put("reason", reason);
-        try {
-            t.send(new Outbound(new Notification(Methods.CANCELLED, params), Map.of(), requestTimeout));
-        } catch (McpException e) {
-            log.debug("{}: could not send cancellation for {}: {}", name, id, e.getMessage());
-        }
+        // the caller has its answer already: a slow or stalled upstream must not hold it for the cancel
+        Thread.ofVirtual().name("mcpx-cancel-" + id).start(() -> {
+            try {
+                t.send(new Outbound(new Notification(Methods.CANCELLED, params), Map.of(), requestTimeout));
+            } catch (McpException e) {
+                log.debug("{}: could not send cancellation for {}: {}", name, id, e.getMessage());
+            }
+        });
     }
 
     /** A copy of the caller's params with the modern {@code _meta} and a progress token added. */
@@ -687,7 +693,9 @@ public final class McpClient implements AutoCloseable {
             return Map.of();
         }
         try {
-            return ParamHeaders.of(descriptor.inputSchema()).headersFor(params.get("arguments"));
+            ParamHeaders mirrored = ParamHeaders.of(descriptor.inputSchema());
+            mirrored.requireSafeIntegers(params.get("arguments"));
+            return mirrored.headersFor(params.get("arguments"));
         } catch (ParamHeaders.InvalidParamHeaderException e) {
             return Map.of();
         } catch (ParamHeaders.UnsafeIntegerException e) {

@@ -42,8 +42,8 @@ public final class HeaderValues {
             throw new InvalidHeaderValueException("a header value must not be null");
         }
         if (!looksEncoded(headerValue)) {
-            if (!isPlainSafe(headerValue)) {
-                throw new InvalidHeaderValueException("header value holds characters outside visible ASCII and space");
+            if (!isValidFieldValue(headerValue)) {
+                throw new InvalidHeaderValueException("header value holds characters outside visible ASCII, space and tab");
             }
             return headerValue;
         }
@@ -80,6 +80,17 @@ public final class HeaderValues {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c < 0x20 || c > 0x7E) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** What RFC 9110 lets a received value hold (the spec's "invalid characters" are the rest). */
+    private static boolean isValidFieldValue(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if ((c < 0x20 || c > 0x7E) && c != '\t') {
                 return false;
             }
         }

@@ -73,26 +73,41 @@ public record ParamHeaders(List<Param> params) {
     /**
      * The headers to send for a call with {@code arguments}, names to encoded values, in
      * schema order. A parameter whose value is absent or null gets no header.
-     *
-     * @throws UnsafeIntegerException when a mirrored integer lies outside the range a double holds
-     *     exactly (the spec's limit: the server compares numerically and could not tell it apart)
      */
     public Map<String, String> headersFor(JsonNode arguments) {
         Map<String, String> headers = new LinkedHashMap<>();
         for (Param param : params) {
-            JsonNode value = arguments;
-            for (String step : param.path()) {
-                value = value == null || !value.isObject() ? null : value.get(step);
-            }
-            if (value != null && !value.isNull() && !value.isMissingNode()) {
-                if (value.isNumber() && value.decimalValue().abs().compareTo(MAX_SAFE_INTEGER) > 0) {
-                    throw new UnsafeIntegerException(param.name() + " is " + value.decimalValue().toPlainString()
-                            + ", outside the safe integer range of x-mcp-header values (+-(2^53-1))");
-                }
+            JsonNode value = valueOf(param, arguments);
+            if (value != null) {
                 headers.put(param.headerName(), HeaderValues.encode(asHeaderText(value)));
             }
         }
         return headers;
+    }
+
+    /**
+     * Refuses a call whose mirrored numbers lie outside +-(2^53-1), the spec's limit: a server
+     * compares them as numbers and could not tell such a value from its neighbour.
+     *
+     * @throws UnsafeIntegerException naming the parameter
+     */
+    public void requireSafeIntegers(JsonNode arguments) {
+        for (Param param : params) {
+            JsonNode value = valueOf(param, arguments);
+            if (value != null && value.isNumber() && value.decimalValue().abs().compareTo(MAX_SAFE_INTEGER) > 0) {
+                throw new UnsafeIntegerException(param.name() + " is " + value.decimalValue().toPlainString()
+                        + ", outside the safe integer range of x-mcp-header values (+-(2^53-1))");
+            }
+        }
+    }
+
+    /** The value at the parameter's path, or null when absent or JSON null. */
+    private static JsonNode valueOf(Param param, JsonNode arguments) {
+        JsonNode value = arguments;
+        for (String step : param.path()) {
+            value = value == null || !value.isObject() ? null : value.get(step);
+        }
+        return value == null || value.isNull() || value.isMissingNode() ? null : value;
     }
 
     public boolean isEmpty() {

@@ -49,6 +49,12 @@ class HeaderValuesTest {
     }
 
     @Test
+    void acceptsReceivedValuesThatAreValidButWouldHaveBeenEncoded() {
+        assertThat(HeaderValues.decode("a\tb")).isEqualTo("a\tb");
+        assertThat(HeaderValues.decode(" padded ")).isEqualTo(" padded ");
+    }
+
+    @Test
     void rejectsSentinelsThatAreNotBase64OfUtf8() {
         assertThatThrownBy(() -> HeaderValues.decode("=?base64?not base64!?=")).isInstanceOf(InvalidHeaderValueException.class);
         assertThatThrownBy(() -> HeaderValues.decode("=?base64?/w==?=")).isInstanceOf(InvalidHeaderValueException.class);

@@ -64,10 +64,14 @@ class ParamHeadersTest {
 
         assertThat(headers.headersFor(json("{'n': 9007199254740991}"))).containsExactly(entry("Mcp-Param-N", "9007199254740991"));
         assertThat(headers.headersFor(json("{'n': -9007199254740991}"))).containsExactly(entry("Mcp-Param-N", "-9007199254740991"));
-        assertThatThrownBy(() -> headers.headersFor(json("{'n': 9007199254740992}")))
+        headers.requireSafeIntegers(json("{'n': -9007199254740991}"));
+        assertThatThrownBy(() -> headers.requireSafeIntegers(json("{'n': 9007199254740992}")))
                 .isInstanceOf(ParamHeaders.UnsafeIntegerException.class).hasMessageContaining("safe integer range");
-        assertThatThrownBy(() -> headers.headersFor(json("{'n': -1e300}")))
+        assertThatThrownBy(() -> headers.requireSafeIntegers(json("{'n': -1e300}")))
                 .isInstanceOf(ParamHeaders.UnsafeIntegerException.class);
+        assertThat(headers.headersFor(json("{'n': 9007199254740993}")))
+                .as("a server validating headers still mirrors what it is given")
+                .containsExactly(entry("Mcp-Param-N", "9007199254740993"));
     }
 
     @Test

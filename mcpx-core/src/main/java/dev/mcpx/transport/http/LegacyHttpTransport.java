@@ -50,6 +50,7 @@ final class LegacyHttpTransport implements Transport {
 
     private static final Logger LOG = LoggerFactory.getLogger(LegacyHttpTransport.class);
     static final String ACCEPT_BOTH = "application/json, text/event-stream";
+    private static final java.time.Duration ACKNOWLEDGE_TIMEOUT = java.time.Duration.ofSeconds(10);
 
     private final UpstreamEndpoint.Http endpoint;
     private final LegacyHttpOptions options;
@@ -107,6 +108,8 @@ final class LegacyHttpTransport implements Transport {
                     .start(() -> awaitAnswer(request, initialize, sentWith, exchange));
             return;
         }
+        // notifications and responses wait for their 202, but never longer than a stalled upstream deserves
+        builder.timeout(outbound.timeout() != null ? outbound.timeout() : ACKNOWLEDGE_TIMEOUT);
         HttpResponse<InputStream> response = exchange(builder.build());
         int status = response.statusCode();
         if (status / 100 != 2) {
@@ -227,7 +230,7 @@ final class LegacyHttpTransport implements Transport {
         Session state = session.get();
         if (expired != null && expired.equals(state.current())
                 && session.compareAndSet(state, new Session(null, expired))) {
-            LOG.debug("{}: session {} expired", description(), expired);
+            LOG.debug("{}: session {} expired", description(), SessionExpiredException.redact(expired));
             stopListening();
         }
     }
@@ -276,7 +279,7 @@ final class LegacyHttpTransport implements Transport {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
-            LOG.debug("{}: DELETE of session {} failed: {}", description(), session, e.toString());
+            LOG.debug("{}: DELETE of session {} failed: {}", description(), SessionExpiredException.redact(session), e.toString());
         }
     }
 

@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -25,6 +26,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Hosts of both eras hear about catalogue changes on their listen streams. */
 class HttpListChangesTest {
+
+    /** Stream bodies are read on their own thread: a response already complete would block the test's. */
+    private static final Executor ON_VIRTUAL_THREAD = task -> Thread.ofVirtual().start(task);
 
     private Gateway gateway;
     private HttpFront front;
@@ -46,7 +50,7 @@ class HttpListChangesTest {
         BlockingQueue<String> legacyLines = new LinkedBlockingQueue<>();
         legacy.client().sendAsync(HttpRequest.newBuilder(front.mcpUri()).header("Accept", "text/event-stream")
                 .header("Mcp-Session-Id", legacy.sessionId()).GET().build(), HttpResponse.BodyHandlers.ofLines())
-                .thenAccept(response -> response.body().forEach(legacyLines::add));
+                .thenAcceptAsync(response -> response.body().forEach(legacyLines::add), ON_VIRTUAL_THREAD);
 
         HttpHost modern = HttpHost.modern(front.mcpUri());
         ObjectNode listen = Json.object();
@@ -57,7 +61,7 @@ class HttpListChangesTest {
         body.set("params", listen);
         BlockingQueue<String> modernLines = new LinkedBlockingQueue<>();
         modern.client().sendAsync(modern.builder(body, "subscriptions/listen").build(), HttpResponse.BodyHandlers.ofLines())
-                .thenAccept(response -> response.body().forEach(modernLines::add));
+                .thenAcceptAsync(response -> response.body().forEach(modernLines::add), ON_VIRTUAL_THREAD);
         assertThat(awaitLine(modernLines, "notifications/subscriptions/acknowledged")).contains("\"sub-1\"");
         Thread.sleep(500);
         legacyLines.clear();
@@ -83,7 +87,7 @@ class HttpListChangesTest {
             BlockingQueue<String> lines = new LinkedBlockingQueue<>();
             legacy.client().sendAsync(HttpRequest.newBuilder(front.mcpUri()).header("Accept", "text/event-stream")
                     .header("Mcp-Session-Id", legacy.sessionId()).GET().build(), HttpResponse.BodyHandlers.ofLines())
-                    .thenAccept(response -> response.body().forEach(lines::add));
+                    .thenAcceptAsync(response -> response.body().forEach(lines::add), ON_VIRTUAL_THREAD);
             await().atMost(Duration.ofSeconds(10)).until(() -> upstream.openSubscriptions() >= 1);
             Thread.sleep(500);
             lines.clear();
