@@ -201,7 +201,8 @@ final class Report {
     String markdown() {
         StringBuilder md = new StringBuilder();
         md.append("# mcpx benchmarks\n\n");
-        md.append("Written by `bench/run`; every number below was measured in the run described here. ");
+        md.append("Written by `bench/run`; every number in the tables below was measured in the run described here ")
+                .append("(the Findings at the end are hand-written notes from profiling runs, each dated). ");
         md.append("The machine is shared with other builds and tests, so absolute figures are noisy: read the ratios, ");
         md.append("which come from the same run, and rerun before drawing conclusions from small differences.\n\n");
         md.append("## Run\n\n");
