@@ -164,6 +164,49 @@ class PassThroughTest {
         assertThat(retried.text()).isEqualTo("hello octocat");
     }
 
+    @Test
+    void overTheStdioFrontTheLegacyHostIsAskedOnStdoutAndAnswersOnStdin() throws Exception {
+        java.nio.channels.Pipe hostToGateway = java.nio.channels.Pipe.open();
+        java.nio.channels.Pipe gatewayToHost = java.nio.channels.Pipe.open();
+        dev.mcpx.front.stdio.StdioFront stdio = new dev.mcpx.front.stdio.StdioFront(gateway.hostRequests(),
+                gateway.listChanges(), java.nio.channels.Channels.newInputStream(hostToGateway.source()),
+                java.nio.channels.Channels.newOutputStream(gatewayToHost.sink()));
+        Thread.ofVirtual().start(() -> {
+            try {
+                stdio.run();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try (dev.mcpx.gateway.LineHost host = new dev.mcpx.gateway.LineHost(
+                java.nio.channels.Channels.newInputStream(gatewayToHost.source()),
+                java.nio.channels.Channels.newOutputStream(hostToGateway.sink()))) {
+            ObjectNode init = Json.object().put("protocolVersion", "2025-11-25");
+            init.putObject("capabilities").putObject("elicitation");
+            init.putObject("clientInfo").put("name", "stdio-host").put("version", "1");
+            host.request("initialize", init);
+            host.notify("notifications/initialized", null);
+            ObjectNode params = Json.object().put("name", "lh__ask");
+            params.putObject("arguments").put("kind", "elicitation");
+            String id = host.send("tools/call", params);
+            JsonNode asked = null;
+            for (int i = 0; i < 50 && asked == null; i++) {
+                JsonNode message = host.nextNotification(Duration.ofMillis(500));
+                if (message != null && message.has("id")) {
+                    asked = message;
+                }
+            }
+            assertThat(asked).isNotNull();
+            assertThat(asked.path("method").asString()).isEqualTo("elicitation/create");
+            ObjectNode reply = Json.object().put("jsonrpc", "2.0");
+            reply.set("id", asked.get("id"));
+            reply.putObject("result").put("action", "accept").putObject("content").put("name", "stdio-cat");
+            host.writeRaw(Json.write(reply));
+            JsonNode result = host.reply(id, Duration.ofSeconds(30));
+            assertThat(result.path("result").path("content").path(0).path("text").asString()).contains("stdio-cat");
+        }
+    }
+
     private static ObjectNode modernCall(int id, ObjectNode inputResponses, JsonNode requestState) {
         ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", id).put("method", "tools/call");
         ObjectNode params = body.putObject("params").put("name", "mh__mrtr_tool");
