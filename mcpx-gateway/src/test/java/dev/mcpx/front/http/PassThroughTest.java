@@ -207,6 +207,22 @@ class PassThroughTest {
         }
     }
 
+    @Test
+    void acrossErasTheInteractionIsAClearErrorNotAHang() throws Exception {
+        // a modern host calling a legacy upstream that asks: the upstream gets a JSON-RPC error
+        HttpHost modern = HttpHost.modern(front.mcpUri());
+        Exchange call = modern.call("lh__ask", Json.object().put("kind", "elicitation"));
+        assertThat(call.reply()).isNotNull();
+        assertThat(call.reply().toString()).contains("translating between eras");
+
+        // a legacy host calling a modern upstream that needs elicitation: no capabilities are declared for it
+        ObjectNode capabilities = Json.object();
+        capabilities.putObject("elicitation");
+        HttpHost legacy = legacyHost(front, capabilities);
+        Exchange refused = legacy.call("mh__mrtr_tool", Json.object());
+        assertThat(refused.errorCode()).isEqualTo(-32021);
+    }
+
     private static ObjectNode modernCall(int id, ObjectNode inputResponses, JsonNode requestState) {
         ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", id).put("method", "tools/call");
         ObjectNode params = body.putObject("params").put("name", "mh__mrtr_tool");
