@@ -223,6 +223,43 @@ class PassThroughTest {
         assertThat(refused.errorCode()).isEqualTo(-32021);
     }
 
+    @Test
+    void twoLegacyHostsAskedAtOnceEachGetTheirOwnUpstreamRequest() throws Exception {
+        ObjectNode capabilities = Json.object();
+        capabilities.putObject("elicitation");
+        HttpHost alice = legacyHost(front, capabilities);
+        HttpHost bob = legacyHost(front, capabilities);
+        // both calls are in flight on the shared upstream session before either host answers
+        java.util.concurrent.CountDownLatch bothAsked = new java.util.concurrent.CountDownLatch(2);
+        java.util.function.Function<String, java.util.function.Function<JsonNode, ObjectNode>> answerAs = name -> asked -> {
+            bothAsked.countDown();
+            try {
+                assertThat(bothAsked.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            ObjectNode reply = Json.object();
+            reply.putObject("result").put("action", "accept").putObject("content").put("name", name);
+            return reply;
+        };
+        var aliceCall = java.util.concurrent.CompletableFuture.supplyAsync(() -> ask(alice, answerAs.apply("alice")),
+                java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+        var bobCall = java.util.concurrent.CompletableFuture.supplyAsync(() -> ask(bob, answerAs.apply("bob")),
+                java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+        String aliceText = last(aliceCall.get(60, java.util.concurrent.TimeUnit.SECONDS)).path("result").path("content").path(0).path("text").asString();
+        String bobText = last(bobCall.get(60, java.util.concurrent.TimeUnit.SECONDS)).path("result").path("content").path(0).path("text").asString();
+        assertThat(aliceText).contains("alice").doesNotContain("bob");
+        assertThat(bobText).contains("bob").doesNotContain("alice");
+    }
+
+    private static List<JsonNode> ask(HttpHost host, java.util.function.Function<JsonNode, ObjectNode> answer) {
+        try {
+            return callAsk(host, "elicitation", answer);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static ObjectNode modernCall(int id, ObjectNode inputResponses, JsonNode requestState) {
         ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", id).put("method", "tools/call");
         ObjectNode params = body.putObject("params").put("name", "mh__mrtr_tool");
