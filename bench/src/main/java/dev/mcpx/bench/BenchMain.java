@@ -2,6 +2,7 @@ package dev.mcpx.bench;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -73,7 +74,7 @@ public final class BenchMain {
                 }
                 i++;
             }
-            List<String> shown = new java.util.ArrayList<>(List.of(args));
+            List<String> shown = new ArrayList<>(List.of(args));
             int at = shown.indexOf("--out");
             if (at >= 0) {
                 shown.subList(at, Math.min(at + 2, shown.size())).clear();

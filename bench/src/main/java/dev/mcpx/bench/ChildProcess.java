@@ -42,13 +42,14 @@ final class ChildProcess implements AutoCloseable {
         return process;
     }
 
-    Path log() {
-        return log;
-    }
-
     /** Resident set size of this process alone, in MiB, from /proc. */
     double rssMib() {
         return Rss.ofPid(process.pid());
+    }
+
+    /** Private resident memory (RssAnon): what a mapped class archive does not inflate. */
+    double anonymousRssMib() {
+        return Rss.anonymousOfPid(process.pid());
     }
 
     void requireAlive() {

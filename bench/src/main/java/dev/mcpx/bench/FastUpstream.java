@@ -77,8 +77,12 @@ public final class FastUpstream implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        server.stop();
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot stop the fast upstream", e);
+        }
     }
 
     private ObjectNode toolsListResult(int toolCount) {

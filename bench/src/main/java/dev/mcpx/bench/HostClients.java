@@ -8,6 +8,7 @@ import dev.mcpx.transport.UpstreamEndpoint;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /** The host side of every set-up: mcpx's own client, as a host library would use it. */
 final class HostClients {
@@ -31,7 +32,7 @@ final class HostClients {
 
     static McpClient stdio(String name, List<String> command) {
         UpstreamEndpoint.Stdio endpoint = new UpstreamEndpoint.Stdio(command.getFirst(),
-                command.subList(1, command.size()), java.util.Map.of(), null, true);
+                command.subList(1, command.size()), Map.of(), null, true);
         return McpClient.builder(endpoint).name(name).protocolVersion(ProtocolVersion.LATEST_LEGACY)
                 .requestTimeout(TIMEOUT).build().connect();
     }

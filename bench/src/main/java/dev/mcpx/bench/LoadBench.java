@@ -1,6 +1,7 @@
 package dev.mcpx.bench;
 
 import dev.mcpx.client.McpClient;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,11 +21,29 @@ final class LoadBench {
     static final String DIRECT = "direct";
     static final String MCPX = "mcpx";
 
-    /** One way for a host to reach an upstream. */
-    record Setup(String via, String upstream, McpClient client, String tool) {
+    /**
+     * Host sessions per HTTP set-up. mcpx lets one host session have 64 calls in flight
+     * (CallLimit), so 128 callers are two hosts of 64, the same for every HTTP set-up.
+     */
+    static final int HOST_SESSIONS = 2;
+
+    /** One way for hosts to reach an upstream; caller i uses session i mod sessions. */
+    record Setup(String via, String upstream, List<McpClient> clients, String tool) {
         String name() {
             return via + " / " + upstream;
         }
+
+        LoadDriver.Call caller(int index) {
+            return HostClients.echo(clients.get(index % clients.size()), tool);
+        }
+    }
+
+    private static List<McpClient> hosts(String name, URI url) {
+        List<McpClient> clients = new ArrayList<>();
+        for (int i = 0; i < HOST_SESSIONS; i++) {
+            clients.add(HostClients.legacyHost(name + "-" + i, url));
+        }
+        return clients;
     }
 
     private LoadBench() {
@@ -40,19 +59,21 @@ final class LoadBench {
                  NodeProxy mcpProxy = NodeProxy.mcpProxy(env);
                  NodeProxy supergateway = NodeProxy.supergateway(env)) {
                 List<Setup> setups = List.of(
-                        new Setup(DIRECT, "legacy-http", HostClients.legacyHost("direct-legacy", legacy.url()), "echo"),
-                        new Setup(MCPX, "legacy-http", HostClients.legacyHost("mcpx-legacy", gateway.url()), "legacy__echo"),
-                        new Setup(DIRECT, "modern-http", HostClients.detecting("direct-modern", modern.url()), "echo"),
-                        new Setup(MCPX, "modern-http", HostClients.legacyHost("mcpx-modern", gateway.url()), "modern__echo"),
-                        new Setup(DIRECT, "stdio", HostClients.stdio("direct-stdio", env.stdioUpstream()), "echo"),
-                        new Setup(MCPX, "stdio", HostClients.legacyHost("mcpx-stdio", gateway.url()), "stdio__echo"),
-                        new Setup("mcp-proxy", "stdio", HostClients.legacyHost("mcp-proxy", mcpProxy.url()), "echo"),
-                        new Setup("supergateway", "stdio", HostClients.legacyHost("supergateway", supergateway.url()), "echo"));
+                        new Setup(DIRECT, "legacy-http", hosts("direct-legacy", legacy.url()), "echo"),
+                        new Setup(MCPX, "legacy-http", hosts("mcpx-legacy", gateway.url()), "legacy__echo"),
+                        new Setup(DIRECT, "modern-http", List.of(HostClients.detecting("direct-modern-0", modern.url()),
+                                HostClients.detecting("direct-modern-1", modern.url())), "echo"),
+                        new Setup(MCPX, "modern-http", hosts("mcpx-modern", gateway.url()), "modern__echo"),
+                        // one client: a stdio upstream is one process with one peer
+                        new Setup(DIRECT, "stdio", List.of(HostClients.stdio("direct-stdio", env.stdioUpstream())), "echo"),
+                        new Setup(MCPX, "stdio", hosts("mcpx-stdio", gateway.url()), "stdio__echo"),
+                        new Setup("mcp-proxy", "stdio", hosts("mcp-proxy", mcpProxy.url()), "echo"),
+                        new Setup("supergateway", "stdio", hosts("supergateway", supergateway.url()), "echo"));
                 try {
                     List<Setup> chosen = setups.stream().filter(s -> only.isEmpty() || only.contains(s.via())).toList();
                     return measure(chosen, callerCounts, rounds, warmup, window);
                 } finally {
-                    setups.forEach(s -> s.client().close());
+                    setups.forEach(s -> s.clients().forEach(McpClient::close));
                 }
             }
         }
@@ -60,12 +81,16 @@ final class LoadBench {
 
     private static List<LoadResult> measure(List<Setup> setups, List<Integer> callerCounts, int rounds,
                                             Duration warmup, Duration window) throws InterruptedException {
+        // an unrecorded round first: the gateway's and proxies' JITs warm up before anything counts
+        for (Setup setup : setups) {
+            LoadDriver.run(setup.name(), 32, warmup, window, setup::caller);
+        }
         Map<String, List<LoadResult>> byCell = new LinkedHashMap<>();
         for (int round = 1; round <= rounds; round++) {
             for (int callers : callerCounts) {
                 for (Setup setup : setups) {
                     LoadResult result = LoadDriver.run(setup.name(), callers, warmup, window,
-                            HostClients.echo(setup.client(), setup.tool()));
+                            setup::caller);
                     System.err.printf("round %d  %-28s %4d callers  %9.0f calls/s  p50 %7.2f ms  p99 %7.2f ms  errors %d%n",
                             round, setup.name(), callers, result.callsPerSecond(), result.p50Millis(),
                             result.p99Millis(), result.errors());

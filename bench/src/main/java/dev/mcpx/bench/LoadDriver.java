@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
 
 /**
  * N host callers, each a virtual thread calling in a closed loop for warm-up plus a measured
@@ -22,7 +23,8 @@ final class LoadDriver {
     private LoadDriver() {
     }
 
-    static LoadResult run(String setup, int callers, Duration warmup, Duration window, Call call)
+    /** {@code calls} gives caller i its call (say, its host session). */
+    static LoadResult run(String setup, int callers, Duration warmup, Duration window, IntFunction<Call> calls)
             throws InterruptedException {
         long start = System.nanoTime();
         long windowStart = start + warmup.toNanos();
@@ -33,6 +35,7 @@ final class LoadDriver {
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < callers; i++) {
             Latencies latencies = new Latencies();
+            Call call = calls.apply(i);
             perThread.add(latencies);
             threads.add(Thread.ofVirtual().name("caller-" + i).start(() -> {
                 long now = System.nanoTime();

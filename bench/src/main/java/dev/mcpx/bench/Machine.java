@@ -13,7 +13,7 @@ final class Machine {
     private Machine() {
     }
 
-    static String describe(ZonedDateTime started) {
+    static String describe(ZonedDateTime started, String commit) {
         return "| | |\n|---|---|\n"
                 + "| date (UTC) | " + DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(started) + " |\n"
                 + "| cores | " + Runtime.getRuntime().availableProcessors() + " (" + cpuModel() + ") |\n"
@@ -21,7 +21,7 @@ final class Machine {
                 + "| OS | " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " |\n"
                 + "| JDK | " + System.getProperty("java.vm.vendor") + " " + System.getProperty("java.runtime.version")
                 + " (driver and gateway) |\n"
-                + "| mcpx commit | " + commit() + " |\n";
+                + "| mcpx commit | " + commit + " (when the run started) |\n";
     }
 
     private static String cpuModel() {
@@ -35,7 +35,7 @@ final class Machine {
                 .findFirst().orElse("unknown");
     }
 
-    private static String commit() {
+    static String commit() {
         try {
             Process git = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
             String out = new String(git.getInputStream().readAllBytes()).trim();

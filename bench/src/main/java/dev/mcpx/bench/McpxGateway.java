@@ -9,8 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** {@code bin/mcpx serve --http} as users run it, on a free loopback port. */
-/** {@code cpuMillisAtAnswer}: CPU time the gateway had used when its first initialize was answered. */
+/**
+ * {@code bin/mcpx serve --http} as users run it, on a free loopback port. {@code cpuMillisAtAnswer}:
+ * the CPU time the gateway had used when its first initialize was answered.
+ */
 record McpxGateway(ChildProcess process, URI url, long launchedNanos, long answeredNanos, double cpuMillisAtAnswer)
         implements AutoCloseable {
 

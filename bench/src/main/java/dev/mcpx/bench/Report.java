@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -17,6 +17,7 @@ final class Report {
     private final BenchMain.Options options;
     private final BenchEnv env;
     private final ZonedDateTime started = ZonedDateTime.now(ZoneOffset.UTC);
+    private final String commit = Machine.commit();
     private List<LoadResult> load = List.of();
     private final List<String> sections = new ArrayList<>();
     private final List<Target> targets = new ArrayList<>();
@@ -34,9 +35,13 @@ final class Report {
         this.load = results;
         StringBuilder md = new StringBuilder();
         md.append("## Throughput and latency: `tools/call` at N concurrent callers\n\n");
+        md.append("Each HTTP set-up has ").append(LoadBench.HOST_SESSIONS)
+                .append(" host sessions, caller i on session i mod ").append(LoadBench.HOST_SESSIONS)
+                .append(" (mcpx limits one host to 64 calls in flight); direct stdio is one client. ");
         md.append("Each cell is the median of ").append(options.rounds()).append(" rounds of ")
                 .append(options.windowMillis()).append(" ms (after ").append(options.warmupMillis())
-                .append(" ms warm-up); the set-ups take turns within each round. `vs direct` divides by the direct ")
+                .append(" ms warm-up), after one unrecorded warm-up round at 32 callers; the set-ups take turns ")
+                .append("within each round. `vs direct` divides by the direct ")
                 .append("set-up to the same upstream; `mcpx ×` divides mcpx's rate on the same stdio upstream by the proxy's.\n\n");
         md.append("| set-up | callers | calls/s | p50 ms | p99 ms | errors | vs direct | mcpx × |\n");
         md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -123,11 +128,13 @@ final class Report {
                 .append(" upstreams are up, and the peak under 32 callers spread over them for 3 s.\n\n");
         md.append("CPU ms is the user + system time the gateway process had used by then: on a busy shared machine it ")
                 .append("moves much less than wall-clock time, and on an idle 2-core machine wall time is at most about it.\n\n");
-        md.append("| JVM | start-up HTTP ms | CPU ms | start-up stdio ms | CPU ms | RSS idle MiB | RSS peak under load MiB | calls/s under load | errors |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append("RSS counts mapped files too (a class archive or AOT cache is mostly clean, shareable pages); ")
+                .append("the private part (RssAnon) is shown beside it.\n\n");
+        md.append("| JVM | start-up HTTP ms | CPU ms | start-up stdio ms | CPU ms | RSS idle MiB | of it private | RSS peak under load MiB | calls/s under load | errors |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (StartupBench.Startup s : startups) {
-            md.append(fmt("| %s | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.0f | %d |%n", s.mode(), s.httpMillis(),
-                    s.httpCpuMillis(), s.stdioMillis(), s.stdioCpuMillis(), s.idleRssMib(), s.loadRssMib(),
+            md.append(fmt("| %s | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.1f | %.0f | %d |%n", s.mode(), s.httpMillis(),
+                    s.httpCpuMillis(), s.stdioMillis(), s.stdioCpuMillis(), s.idleRssMib(), s.idleAnonMib(), s.loadRssMib(),
                     s.loadCallsPerSecond(), s.loadErrors()));
         }
         sections.add(md.toString());
@@ -139,8 +146,12 @@ final class Report {
             targets.add(new Target("RSS with 10 idle upstreams (no JVM cache)", "<= 100 MB",
                     fmt("%.1f MiB (%.1f MB)", d.idleRssMib(), d.idleRssMib() * 1.048576), d.idleRssMib() * 1.048576 <= 100));
         });
+        startups.stream().min(Comparator.comparingDouble(StartupBench.Startup::idleRssMib)).ifPresent(low ->
+                targets.add(new Target("RSS with 10 idle upstreams (lowest: " + low.mode() + ")", "<= 100 MB",
+                        fmt("%.1f MiB (%.1f MB), private %.1f MiB", low.idleRssMib(), low.idleRssMib() * 1.048576,
+                                low.idleAnonMib()), low.idleRssMib() * 1.048576 <= 100)));
         startups.stream().filter(s -> !s.mode().startsWith("default"))
-                .min(java.util.Comparator.comparingDouble(StartupBench.Startup::stdioMillis)).ifPresent(best -> {
+                .min(Comparator.comparingDouble(StartupBench.Startup::stdioMillis)).ifPresent(best -> {
                     double first = Math.max(best.httpMillis(), best.stdioMillis());
                     targets.add(new Target("first initialize after launch (" + best.mode() + ")", "<= 400 ms",
                             fmt("HTTP %.0f ms, stdio %.0f ms wall (CPU %.0f / %.0f ms)", best.httpMillis(),
@@ -151,9 +162,10 @@ final class Report {
     void scale(ScaleBench.InFlight inFlight, ScaleBench.BigCatalogue catalogue) {
         StringBuilder md = new StringBuilder("## Scale\n\n");
         if (inFlight != null) {
-            md.append(fmt("In flight: %d host callers each made %d calls of a tool that sleeps, through one gateway to one "
-                            + "legacy HTTP upstream. Completed %d, errors %d, at most %d running at once on the upstream, "
-                            + "%.1f s in all.%n%n", inFlight.callers(), inFlight.callsEach(), inFlight.completed(),
+            md.append(fmt("In flight: %d callers in %d host sessions each made %d calls of a tool that sleeps, through one "
+                            + "gateway to one legacy HTTP upstream. Completed %d, errors %d, at most %d running at once on "
+                            + "the upstream, %.1f s in all.%n%n", inFlight.callers(), inFlight.hosts(), inFlight.callsEach(),
+                    inFlight.completed(),
                     inFlight.errors(), inFlight.peakInFlight(), inFlight.seconds()));
             if (inFlight.firstError() != null) {
                 md.append("First error: `").append(inFlight.firstError()).append("`\n\n");
@@ -186,10 +198,6 @@ final class Report {
         sections.add(md.toString());
     }
 
-    void note(String markdown) {
-        sections.add(markdown);
-    }
-
     String markdown() {
         StringBuilder md = new StringBuilder();
         md.append("# mcpx benchmarks\n\n");
@@ -197,7 +205,7 @@ final class Report {
         md.append("The machine is shared with other builds and tests, so absolute figures are noisy: read the ratios, ");
         md.append("which come from the same run, and rerun before drawing conclusions from small differences.\n\n");
         md.append("## Run\n\n");
-        md.append(Machine.describe(started)).append('\n');
+        md.append(Machine.describe(started, commit)).append('\n');
         md.append("Reproduce: `bench/run").append(options.commandLine().isEmpty() ? "" : " " + options.commandLine())
                 .append("` (builds what it needs; needs `.tools/setup` once).\n\n");
         md.append("## Targets (issue 8)\n\n");
@@ -207,6 +215,14 @@ final class Report {
         }
         md.append('\n');
         sections.forEach(s -> md.append(s).append('\n'));
+        Path findings = env.root().resolve("bench/findings.md");
+        if (Files.exists(findings)) {
+            try {
+                md.append(Files.readString(findings));
+            } catch (IOException e) {
+                md.append("(bench/findings.md could not be read: ").append(e.getMessage()).append(")\n");
+            }
+        }
         return md.toString();
     }
 
@@ -217,9 +233,5 @@ final class Report {
 
     static String fmt(String format, Object... args) {
         return String.format(Locale.ROOT, format, args);
-    }
-
-    static String today() {
-        return DateTimeFormatter.ISO_LOCAL_DATE.format(ZonedDateTime.now(ZoneOffset.UTC));
     }
 }

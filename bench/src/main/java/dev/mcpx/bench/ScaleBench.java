@@ -19,7 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class ScaleBench {
 
     /** {@code peakInFlight} is what the upstream saw running at the same time. */
-    record InFlight(int callers, int callsEach, long completed, long errors, int peakInFlight, double seconds,
+    record InFlight(int callers, int hosts, int callsEach, long completed, long errors, int peakInFlight, double seconds,
                     String firstError) {
     }
 
@@ -31,18 +31,25 @@ final class ScaleBench {
     private ScaleBench() {
     }
 
+    /** Callers per host session: within mcpx's per-host limit of 64 calls in flight. */
+    static final int CALLERS_PER_HOST = 50;
+
     static InFlight inFlight(BenchEnv env, int callers, int callsEach, long sleepMillis) throws Exception {
         try (FastUpstream upstream = FastUpstream.start(FastUpstream.Era.LEGACY, 2)) {
             var config = new GatewayConfigFile().http("slow", upstream.url()).write(env.logDir(), "in-flight.json");
-            try (McpxGateway gateway = McpxGateway.start(env, "mcpx-in-flight", config, Map.of());
-                 McpClient host = HostClients.legacyHost("in-flight", gateway.url())) {
-                StartupBench.awaitTools(host, 2, Duration.ofSeconds(30));
+            List<McpClient> hosts = new ArrayList<>();
+            try (McpxGateway gateway = McpxGateway.start(env, "mcpx-in-flight", config, Map.of())) {
+                for (int h = 0; h * CALLERS_PER_HOST < callers; h++) {
+                    hosts.add(HostClients.legacyHost("in-flight-" + h, gateway.url()));
+                }
+                StartupBench.awaitTools(hosts.getFirst(), 2, Duration.ofSeconds(30));
                 AtomicLong completed = new AtomicLong();
                 AtomicLong errors = new AtomicLong();
                 AtomicReference<String> firstError = new AtomicReference<>();
                 long start = System.nanoTime();
                 List<Thread> threads = new ArrayList<>();
                 for (int i = 0; i < callers; i++) {
+                    McpClient host = hosts.get(i / CALLERS_PER_HOST);
                     threads.add(Thread.ofVirtual().start(() -> {
                         for (int c = 0; c < callsEach; c++) {
                             try {
@@ -59,8 +66,10 @@ final class ScaleBench {
                     t.join();
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
-                return new InFlight(callers, callsEach, completed.get(), errors.get(), upstream.peakInFlight(),
-                        seconds, firstError.get());
+                return new InFlight(callers, hosts.size(), callsEach, completed.get(), errors.get(),
+                        upstream.peakInFlight(), seconds, firstError.get());
+            } finally {
+                hosts.forEach(McpClient::close);
             }
         }
     }

@@ -31,7 +31,7 @@ final class StartupBench {
 
     /** Medians over launches, milliseconds and MiB. */
     record Startup(String mode, int launches, double httpMillis, double stdioMillis, double httpCpuMillis,
-                   double stdioCpuMillis, double idleRssMib,
+                   double stdioCpuMillis, double idleRssMib, double idleAnonMib,
                    double loadRssMib, double loadCallsPerSecond, long loadErrors) {
     }
 
@@ -133,7 +133,7 @@ final class StartupBench {
                 mode.name(), Stats.median(httpMillis), Stats.median(httpCpu), Stats.median(stdioMillis),
                 Stats.median(stdioCpu), memory[0], memory[1]);
         return new Startup(mode.name(), launches, Stats.median(httpMillis), Stats.median(stdioMillis),
-                Stats.median(httpCpu), Stats.median(stdioCpu), memory[0], memory[1], memory[2], (long) memory[3]);
+                Stats.median(httpCpu), Stats.median(stdioCpu), memory[0], memory[4], memory[1], memory[2], (long) memory[3]);
     }
 
     /** Idle RSS once every upstream is up, then the peak RSS under 32 callers spread over them. */
@@ -143,6 +143,7 @@ final class StartupBench {
             awaitTools(host, UPSTREAMS, Duration.ofSeconds(60));
             Thread.sleep(2000);
             double idle = gateway.process().rssMib();
+            double idleAnon = gateway.process().anonymousRssMib();
             AtomicBoolean running = new AtomicBoolean(true);
             double[] peak = {idle};
             Thread sampler = Thread.ofPlatform().start(() -> {
@@ -156,13 +157,13 @@ final class StartupBench {
                 }
             });
             AtomicInteger next = new AtomicInteger();
-            LoadResult load = LoadDriver.run("memory", 32, Duration.ofMillis(500), Duration.ofSeconds(3), () -> {
+            LoadResult load = LoadDriver.run("memory", 32, Duration.ofMillis(500), Duration.ofSeconds(3), i -> () -> {
                 int n = Math.floorMod(next.getAndIncrement(), UPSTREAMS) + 1;
                 HostClients.echo(host, "u%02d__echo".formatted(n)).run();
             });
             running.set(false);
             sampler.join();
-            return new double[] {idle, peak[0], load.callsPerSecond(), load.errors()};
+            return new double[] {idle, peak[0], load.callsPerSecond(), load.errors(), idleAnon};
         }
     }
 

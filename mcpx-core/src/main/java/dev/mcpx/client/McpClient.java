@@ -209,7 +209,9 @@ public final class McpClient implements AutoCloseable {
             Transport modern = opener.open(http, Wire.MODERN_HTTP);
             attach(modern);
             try {
-                if (discover(probeTimeout)) {
+                // over HTTP a legacy server answers the probe at once with an HTTP error; silence is
+                // a slow server, not a legacy one, so the probe gets the full request timeout
+                if (discover(requestTimeout)) {
                     return;
                 }
             } catch (RuntimeException e) {
@@ -483,7 +485,8 @@ public final class McpClient implements AutoCloseable {
         });
         if (reinitialized) {
             counters.reinitializations.incrementAndGet();
-            log.info("{}: upstream forgot session {}; re-initialized, session generation {}", name, deadSessionId, sessions.generation());
+            log.info("{}: upstream forgot session {}; re-initialized, session generation {}", name,
+                    SessionExpiredException.redact(deadSessionId), sessions.generation());
             emit(new ClientEvent.Reinitialized(sessions.generation()));
             for (CatalogueKind kind : CatalogueKind.values()) {
                 listChanged(kind);

@@ -12,7 +12,7 @@ public final class SessionExpiredException extends McpException {
     private final int status;
 
     public SessionExpiredException(String sessionId, int status, String body) {
-        super("session " + sessionId + " expired (HTTP " + status + ")" + (body == null || body.isBlank() ? "" : ": " + abbreviate(body)), null);
+        super("session " + redact(sessionId) + " expired (HTTP " + status + ")" + (body == null || body.isBlank() ? "" : ": " + abbreviate(body)), null);
         this.sessionId = sessionId;
         this.status = status;
     }
@@ -29,6 +29,14 @@ public final class SessionExpiredException extends McpException {
     @Override
     public JsonRpcError toError() {
         return JsonRpcError.of(ErrorCodes.UPSTREAM_UNAVAILABLE, "upstream session expired: " + getMessage());
+    }
+
+    /** A session id is a credential: logs and messages show only enough of it to tell sessions apart. */
+    public static String redact(String sessionId) {
+        if (sessionId == null) {
+            return "(none)";
+        }
+        return sessionId.length() <= 8 ? "…" : sessionId.substring(0, 4) + "…";
     }
 
     static String abbreviate(String text) {

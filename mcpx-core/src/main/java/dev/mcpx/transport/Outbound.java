@@ -8,10 +8,10 @@ import java.util.Map;
  * One message to send, with the extra HTTP headers the client derived from things the transport
  * cannot know (the {@code Mcp-Param-*} headers of a tool's schema). Stdio ignores the headers.
  *
- * @param timeout how long a request may wait for the upstream to start answering (the HTTP
- *                status line); null for no bound. Past it the transport throws
- *                {@link dev.mcpx.protocol.RequestTimeoutException}, so an upstream that
- *                accepts and never answers cannot hold the caller's thread forever.
+ * @param timeout how long the transport may block while handing this message over (HTTP
+ *                transports send requests asynchronously; a notification waits for its
+ *                acknowledgement); null for no bound. An upstream that accepts and never
+ *                answers then costs at most this, not the caller's thread.
  */
 public record Outbound(JsonRpcMessage message, Map<String, String> headers, Duration timeout) {
 

@@ -34,6 +34,17 @@ class EraDetectionTest {
     }
 
     @Test
+    void aModernServerSlowerThanTheStdioProbeTimeoutIsStillModernOverHttp() {
+        try (ModernHttpUpstream upstream = ModernHttpUpstream.start()
+                .delay("server/discover", java.time.Duration.ofMillis(1500));
+             McpClient client = McpClient.builder(new UpstreamEndpoint.Http(upstream.url(), Map.of(), UpstreamEndpoint.HttpKind.AUTO))
+                     .name("slow").probeTimeout(java.time.Duration.ofMillis(200)).build().connect()) {
+            assertThat(client.server().era()).isEqualTo(Era.MODERN);
+            assertThat(upstream.calls("initialize")).isZero();
+        }
+    }
+
+    @Test
     void aLegacyServerIsInitializedAfterTheModernProbeIsRefused() {
         try (LegacyHttpUpstream upstream = LegacyHttpUpstream.started(); McpClient client = connect(upstream.url())) {
             assertThat(client.server().era()).isEqualTo(Era.LEGACY);

@@ -156,7 +156,7 @@ final class ChaosSoak {
             switch (random.nextInt(3)) {
                 case 0 -> {
                     tally.fault("legacy-restart");
-                    legacy.restart();
+                    restart(legacy);
                 }
                 case 1 -> {
                     tally.fault("legacy-forget-sessions");
@@ -171,6 +171,24 @@ final class ChaosSoak {
             }
         }
         running = false;
+    }
+
+    /** Restarts on the same port; another socket may hold it for a moment, so binding is retried for 5 s. */
+    private void restart(LegacyHttpUpstream legacy) throws InterruptedException {
+        legacy.stop();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                legacy.start();
+                return;
+            } catch (IllegalStateException portTaken) {
+                if (attempt == 50) {
+                    tally.violation("the legacy upstream could not rebind its port: " + portTaken.getMessage());
+                    throw portTaken;
+                }
+                tally.fault("legacy-restart-rebind-retry");
+                Thread.sleep(100);
+            }
+        }
     }
 
     private void awaitNoPending(Gateway gateway) throws InterruptedException {

@@ -100,8 +100,15 @@ final class SoakCaller implements Runnable {
             JsonNode error = response.path("error");
             tally.answered("error " + error.path("code").asInt());
             tally.error(call.tool().substring(0, 2) + " " + error.path("code").asInt() + " "
-                    + error.path("message").asString("").replaceAll("[0-9]+", "N"));
+                    + shape(error.path("message").asString("")));
         }
+    }
+
+    /** An error message with what varies blanked (numbers, parser excerpts, command lines), so like counts with like. */
+    private static String shape(String message) {
+        String shaped = message.replaceAll("\\[[^\\]]*\\]", "[..]").replaceAll("/\\S*java\\S* .*?(\\)|$)", "<child>$1")
+                .replaceAll("[0-9]+", "N");
+        return shaped.length() > 140 ? shaped.substring(0, 140) + "..." : shaped;
     }
 
     /** Sends the call on a raw socket and closes it after a moment, before or while it runs. */

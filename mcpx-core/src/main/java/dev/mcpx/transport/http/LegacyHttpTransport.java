@@ -230,7 +230,7 @@ final class LegacyHttpTransport implements Transport {
         Session state = session.get();
         if (expired != null && expired.equals(state.current())
                 && session.compareAndSet(state, new Session(null, expired))) {
-            LOG.debug("{}: session {} expired", description(), expired);
+            LOG.debug("{}: session {} expired", description(), SessionExpiredException.redact(expired));
             stopListening();
         }
     }
@@ -279,7 +279,7 @@ final class LegacyHttpTransport implements Transport {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
-            LOG.debug("{}: DELETE of session {} failed: {}", description(), session, e.toString());
+            LOG.debug("{}: DELETE of session {} failed: {}", description(), SessionExpiredException.redact(session), e.toString());
         }
     }
 

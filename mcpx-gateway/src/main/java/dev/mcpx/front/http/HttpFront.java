@@ -31,6 +31,9 @@ public final class HttpFront implements AutoCloseable {
      */
     static final int MAX_CONCURRENT_EXCHANGES = 10_000;
 
+    /** Connections the kernel queues for accept; Java's default of 50 overflowed when many hosts connected at once. */
+    static final int ACCEPT_QUEUE = 1024;
+
     private final Server server;
     private final ServerConnector connector;
     private final LegacySessions sessions = new LegacySessions(Duration.ofHours(1));
@@ -42,6 +45,7 @@ public final class HttpFront implements AutoCloseable {
         connector = new ServerConnector(server);
         connector.setHost(address.getHostString());
         connector.setPort(address.getPort());
+        connector.setAcceptQueueSize(ACCEPT_QUEUE);
         server.addConnector(connector);
         McpEndpoint mcp = new McpEndpoint(gateway.hostRequests(), sessions, listeners, keepAlive);
         server.setHandler(new GatewayHandler(new AccessGuard(token, address.getHostString()), mcp,

@@ -98,6 +98,11 @@ public final class ChaosProxy implements AutoCloseable {
         open.add(client);
         try (client; Socket upstream = new Socket()) {
             upstream.connect(target, 2_000);
+            if (upstream.getLocalPort() == target.getPort()) {
+                // connecting to a stopped loopback port can connect the socket to itself (Linux
+                // simultaneous open), which would hold the port and keep the upstream from restarting
+                return;
+            }
             Thread up = Thread.ofVirtual().name("chaos-proxy-up").start(() -> pump(client, upstream));
             try {
                 down(upstream, client, fault, up);

@@ -115,7 +115,7 @@ final class ModernHandler extends Handler.Abstract {
             listen(response, callback, id, params.path("notifications"));
             return true;
         }
-        Duration delay = name == null ? null : upstream.delays.get(name);
+        Duration delay = upstream.delays.get(name == null ? method : name);
         if (delay != null) {
             Thread.sleep(delay);
         }

@@ -149,7 +149,7 @@ public final class ModernHttpUpstream implements AutoCloseable {
         return (int) requests.stream().filter(r -> "subscriptions/listen".equals(r.rpcMethod())).count();
     }
 
-    /** Tool, prompt or resource {@code name} takes this long before it runs. */
+    /** Tool, prompt or resource {@code name} (or a method without a name, like server/discover) takes this long. */
     public ModernHttpUpstream delay(String name, Duration duration) {
         delays.put(name, duration);
         return this;
