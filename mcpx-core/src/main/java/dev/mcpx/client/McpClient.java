@@ -400,8 +400,11 @@ public final class McpClient implements AutoCloseable {
             try {
                 JsonNode result = exchange(method, current, options, attempt);
                 if (era() == Era.MODERN && "input_required".equals(Json.text(result, "resultType"))) {
+                    if (options.returnInputRequired()) {
+                        return result;
+                    }
                     budget = budget.afterInputRound(method);
-                    current = answerInputRequests(params, result);
+                    current = answerInputRequests(params, result, options);
                     continue;
                 }
                 return result;
@@ -438,7 +441,8 @@ public final class McpClient implements AutoCloseable {
     }
 
     /** MRTR: the retry carries the original params plus the answers and the echoed state, nothing else. */
-    private ObjectNode answerInputRequests(ObjectNode original, JsonNode inputRequired) {
+    private ObjectNode answerInputRequests(ObjectNode original, JsonNode inputRequired, RequestOptions options) {
+        ServerRequestHandler handler = options.serverRequests() != null ? options.serverRequests() : serverRequests;
         ObjectNode retry = original == null ? Json.object() : original.deepCopy();
         retry.remove("inputResponses");
         retry.remove("requestState");
@@ -449,7 +453,7 @@ public final class McpClient implements AutoCloseable {
                 JsonNode request = entry.getValue();
                 String method = Json.text(request, "method");
                 ObjectNode params = Json.objectAt(request, "params");
-                answers.set(entry.getKey(), serverRequests.handle(method, params == null ? Json.object() : params));
+                answers.set(entry.getKey(), handler.handle(method, params == null ? Json.object() : params));
             }
         }
         JsonNode state = inputRequired.get("requestState");
@@ -495,7 +499,7 @@ public final class McpClient implements AutoCloseable {
         RequestId id = RequestId.of(ids.incrementAndGet());
         attempt.id = id;
         ObjectNode sent = prepareParams(params, options, id, attempt.metaVersion);
-        Waiter waiter = pending.register(id, method, options.progress());
+        Waiter waiter = pending.register(id, method, options.progress(), options.serverRequests());
         Cancellation cancellation = options.cancellation();
         Runnable stopListening = cancellation == null ? () -> { }
                 : cancellation.onCancel(reason -> pending.fail(id, new RequestCancelledException(reason)));
@@ -576,7 +580,8 @@ public final class McpClient implements AutoCloseable {
         if (metaVersion != null) {
             meta.put(MetaKeys.PROTOCOL_VERSION, metaVersion.wire());
             meta.set(MetaKeys.CLIENT_INFO, clientInfo.deepCopy());
-            meta.set(MetaKeys.CLIENT_CAPABILITIES, capabilities.deepCopy());
+            ObjectNode declared = options.clientCapabilities() != null ? options.clientCapabilities() : capabilities;
+            meta.set(MetaKeys.CLIENT_CAPABILITIES, declared.deepCopy());
         }
         if (options.progress() != null) {
             meta.set(MetaKeys.PROGRESS_TOKEN, id.toJson());
@@ -735,7 +740,7 @@ public final class McpClient implements AutoCloseable {
             return;
         }
         switch (event) {
-            case TransportEvent.Received received -> onMessage(received.message());
+            case TransportEvent.Received received -> onMessage(received.message(), received.relatedTo());
             case TransportEvent.Undecodable bad ->
                     log.warn("{}: dropped a line that is not JSON-RPC ({}): {}", name, bad.error().getMessage(), bad.excerpt());
             case TransportEvent.RequestFailed failed -> pending.fail(failed.id(), failed.error());
@@ -757,7 +762,7 @@ public final class McpClient implements AutoCloseable {
         }
     }
 
-    private void onMessage(JsonRpcMessage message) {
+    private void onMessage(JsonRpcMessage message, RequestId relatedTo) {
         switch (message) {
             case Result result -> completeOrDrop(result.id(), message);
             case ErrorResponse error -> {
@@ -767,7 +772,10 @@ public final class McpClient implements AutoCloseable {
                     completeOrDrop(error.id(), message);
                 }
             }
-            case Request request -> Thread.ofVirtual().name("mcpx-server-request").start(() -> answer(request));
+            case Request request -> {
+                ServerRequestHandler handler = handlerFor(relatedTo);
+                Thread.ofVirtual().name("mcpx-server-request").start(() -> answer(request, handler));
+            }
             case Notification notification -> onNotification(notification);
         }
     }
@@ -801,11 +809,25 @@ public final class McpClient implements AutoCloseable {
         emit(new ClientEvent.ListChanged(kind));
     }
 
-    private void answer(Request request) {
+    /**
+     * Who answers a server request: the handler of the request whose stream carried it; with no
+     * such relation (stdio, the listen stream), the only pending request's handler; else the
+     * client-wide one.
+     */
+    private ServerRequestHandler handlerFor(RequestId relatedTo) {
+        Waiter related = pending.get(relatedTo);
+        if (related != null && related.serverRequests() != null) {
+            return related.serverRequests();
+        }
+        ServerRequestHandler sole = related == null ? pending.soleHandler() : null;
+        return sole != null ? sole : serverRequests;
+    }
+
+    private void answer(Request request, ServerRequestHandler handler) {
         JsonRpcMessage reply;
         try {
             ObjectNode params = request.params() == null ? Json.object() : request.params();
-            reply = new Result(request.id(), serverRequests.handle(request.method(), params));
+            reply = new Result(request.id(), handler.handle(request.method(), params));
         } catch (McpErrorException e) {
             reply = new ErrorResponse(request.id(), e.error());
         } catch (RuntimeException e) {

@@ -17,13 +17,18 @@ final class PendingRequests {
 
     /** One request waiting for its reply. */
     record Waiter(RequestId id, String method, CompletableFuture<JsonRpcMessage> reply,
-                  Consumer<ObjectNode> progress) {
+                  Consumer<ObjectNode> progress, ServerRequestHandler serverRequests) {
     }
 
     private final Map<RequestId, Waiter> byId = new ConcurrentHashMap<>();
 
     Waiter register(RequestId id, String method, Consumer<ObjectNode> progress) {
-        Waiter waiter = new Waiter(id, method, new CompletableFuture<>(), progress);
+        return register(id, method, progress, null);
+    }
+
+    /** {@code serverRequests}: answers what the upstream asks during this request (null: the client-wide handler). */
+    Waiter register(RequestId id, String method, Consumer<ObjectNode> progress, ServerRequestHandler serverRequests) {
+        Waiter waiter = new Waiter(id, method, new CompletableFuture<>(), progress, serverRequests);
         if (byId.putIfAbsent(id, waiter) != null) {
             throw new IllegalStateException("request id " + id + " is already pending");
         }
@@ -53,6 +58,23 @@ final class PendingRequests {
 
     void remove(RequestId id) {
         byId.remove(id);
+    }
+
+    /**
+     * The per-request handler of the only pending request that has one, or null when none or
+     * several do: how a server request that names no related request (stdio) still finds its call.
+     */
+    ServerRequestHandler soleHandler() {
+        ServerRequestHandler found = null;
+        for (Waiter waiter : byId.values()) {
+            if (waiter.serverRequests() != null) {
+                if (found != null) {
+                    return null;
+                }
+                found = waiter.serverRequests();
+            }
+        }
+        return found;
     }
 
     int size() {

@@ -7,23 +7,45 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Per-request settings. {@code timeout} null means the client's default; {@code progress}
  * receives the params of each {@code notifications/progress} for this request (null: none
- * requested); {@code cancellation} may be null.
+ * requested); {@code cancellation} may be null. {@code clientCapabilities} (null: the client's
+ * own) is what a modern request declares in {@code _meta}; {@code returnInputRequired} hands a
+ * modern {@code InputRequiredResult} back to the caller (who retries itself) instead of resolving
+ * it here; {@code serverRequests} (null: the client-wide handler) answers what the upstream asks
+ * during this request.
  */
-public record RequestOptions(Duration timeout, Consumer<ObjectNode> progress, Cancellation cancellation) {
+public record RequestOptions(Duration timeout, Consumer<ObjectNode> progress, Cancellation cancellation,
+                             ObjectNode clientCapabilities, boolean returnInputRequired,
+                             ServerRequestHandler serverRequests) {
+
+    public RequestOptions(Duration timeout, Consumer<ObjectNode> progress, Cancellation cancellation) {
+        this(timeout, progress, cancellation, null, false, null);
+    }
 
     public static RequestOptions defaults() {
         return new RequestOptions(null, null, null);
     }
 
     public RequestOptions withTimeout(Duration newTimeout) {
-        return new RequestOptions(newTimeout, progress, cancellation);
+        return new RequestOptions(newTimeout, progress, cancellation, clientCapabilities, returnInputRequired, serverRequests);
     }
 
     public RequestOptions withProgress(Consumer<ObjectNode> listener) {
-        return new RequestOptions(timeout, listener, cancellation);
+        return new RequestOptions(timeout, listener, cancellation, clientCapabilities, returnInputRequired, serverRequests);
     }
 
     public RequestOptions withCancellation(Cancellation signal) {
-        return new RequestOptions(timeout, progress, signal);
+        return new RequestOptions(timeout, progress, signal, clientCapabilities, returnInputRequired, serverRequests);
+    }
+
+    public RequestOptions withClientCapabilities(ObjectNode capabilities) {
+        return new RequestOptions(timeout, progress, cancellation, capabilities, returnInputRequired, serverRequests);
+    }
+
+    public RequestOptions withReturnInputRequired(boolean returnToCaller) {
+        return new RequestOptions(timeout, progress, cancellation, clientCapabilities, returnToCaller, serverRequests);
+    }
+
+    public RequestOptions withServerRequests(ServerRequestHandler handler) {
+        return new RequestOptions(timeout, progress, cancellation, clientCapabilities, returnInputRequired, handler);
     }
 }

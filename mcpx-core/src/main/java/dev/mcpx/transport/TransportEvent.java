@@ -8,8 +8,15 @@ import dev.mcpx.protocol.RequestId;
 /** What a transport reports to its client. */
 public sealed interface TransportEvent {
 
-    /** A well-formed message from the upstream. */
-    record Received(JsonRpcMessage message) implements TransportEvent {
+    /**
+     * A well-formed message from the upstream. {@code relatedTo} is the request whose response
+     * stream carried it (a legacy POST's SSE stream), null when unknown.
+     */
+    record Received(JsonRpcMessage message, RequestId relatedTo) implements TransportEvent {
+
+        public Received(JsonRpcMessage message) {
+            this(message, null);
+        }
     }
 
     /** Something arrived that is not a JSON-RPC message; it is dropped, the connection lives on. */

@@ -3,6 +3,7 @@ package dev.mcpx.front;
 import dev.mcpx.catalogue.Catalogue;
 import dev.mcpx.catalogue.ListKind;
 import dev.mcpx.client.Cancellation;
+import dev.mcpx.client.ServerRequestHandler;
 import dev.mcpx.pool.Pool;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.ErrorCodes;
@@ -74,6 +75,16 @@ public final class HostRequests {
 
     public JsonRpcMessage answer(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
                                  Cancellation cancellation) {
+        return answer(hostRequest, era, hostProgress, cancellation, null, null);
+    }
+
+    /**
+     * As above, with what the host declared ({@code hostCapabilities}: a legacy host's from its
+     * initialize; a modern host's come with each request) and {@code hostAsks}, which sends an
+     * upstream's server->client request to this host and returns its answer (null: none).
+     */
+    public JsonRpcMessage answer(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
+                                 Cancellation cancellation, ObjectNode hostCapabilities, ServerRequestHandler hostAsks) {
         try {
             if (era == Era.MODERN) {
                 requireModernMeta(hostRequest);
@@ -82,7 +93,7 @@ public final class HostRequests {
                             "Method not found: " + hostRequest.method() + " does not exist in " + MODERN_VERSION));
                 }
             }
-            JsonNode hostResult = result(hostRequest, era, hostProgress, cancellation);
+            JsonNode hostResult = result(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks);
             return new Result(hostRequest.id(), era == Era.MODERN ? modern(hostRequest.method(), hostResult) : hostResult);
         } catch (McpException e) {
             return new ErrorResponse(hostRequest.id(), hostError(e.toError(), era));
@@ -93,14 +104,19 @@ public final class HostRequests {
         }
     }
 
-    private JsonNode result(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress, Cancellation cancellation) {
+    private JsonNode result(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress, Cancellation cancellation,
+                            ObjectNode hostCapabilities, ServerRequestHandler hostAsks) {
         String method = hostRequest.method();
         ListKind list = ListKind.ofMethod(method);
         if (list != null) {
             return page(list, hostRequest.params());
         }
         if (Router.ROUTED.contains(method)) {
-            return router.route(new HostCall(method, hostRequest.params(), hostProgress, cancellation));
+            ObjectNode declared = era == Era.MODERN
+                    ? Json.objectAt(Json.objectAt(hostRequest.params(), MetaKeys.META), MetaKeys.CLIENT_CAPABILITIES)
+                    : hostCapabilities;
+            return router.route(new HostCall(method, hostRequest.params(), hostProgress, cancellation, era,
+                    declared, hostAsks));
         }
         return switch (method) {
             case Methods.INITIALIZE -> identity.initializeResult(hostRequest.params());

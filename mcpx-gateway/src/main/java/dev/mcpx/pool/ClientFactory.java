@@ -14,6 +14,19 @@ public interface ClientFactory {
     /** The production client: the config's endpoint, timeouts and re-issue overrides. */
     static ClientFactory standard(String version) {
         return (config, events) -> config.clientBuilder().clientInfo("mcpx", version).events(events)
-                .listenForChanges(true).build();
+                .capabilities(passThroughCapabilities()).listenForChanges(true).build();
+    }
+
+    /**
+     * What a legacy upstream session is told at initialize: it is shared by every host, so it
+     * declares all that mcpx can pass through to a host (a host lacking one gets its upstream a
+     * JSON-RPC error). Modern requests declare the calling host's own capabilities instead.
+     */
+    static tools.jackson.databind.node.ObjectNode passThroughCapabilities() {
+        var capabilities = dev.mcpx.protocol.Json.object();
+        capabilities.putObject("roots");
+        capabilities.putObject("sampling");
+        capabilities.putObject("elicitation");
+        return capabilities;
     }
 }

@@ -1,14 +1,23 @@
 package dev.mcpx.router;
 
 import dev.mcpx.client.Cancellation;
+import dev.mcpx.client.ServerRequestHandler;
+import dev.mcpx.protocol.Era;
 import java.util.function.Consumer;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One host request the router forwards. {@code hostProgress} receives ready-to-send
  * {@code notifications/progress} params for the host (its own token); {@code cancellation}
- * fires when the host cancels or goes away.
+ * fires when the host cancels or goes away. {@code hostEra} is the host's era (null: unknown);
+ * {@code hostCapabilities} what the host declared (null: unknown); {@code hostAsks} passes
+ * the upstream's server->client requests to the host (null: refused with a JSON-RPC error).
  */
 public record HostCall(String method, ObjectNode params, Consumer<ObjectNode> hostProgress,
-                       Cancellation cancellation) {
+                       Cancellation cancellation, Era hostEra, ObjectNode hostCapabilities,
+                       ServerRequestHandler hostAsks) {
+
+    public HostCall(String method, ObjectNode params, Consumer<ObjectNode> hostProgress, Cancellation cancellation) {
+        this(method, params, hostProgress, cancellation, null, null, null);
+    }
 }

@@ -3,10 +3,12 @@ package dev.mcpx.router;
 import dev.mcpx.catalogue.Catalogue;
 import dev.mcpx.catalogue.Route;
 import dev.mcpx.client.RequestOptions;
+import dev.mcpx.client.ServerRequestHandler;
 import dev.mcpx.pool.Pool;
 import dev.mcpx.pool.Upstream;
 import dev.mcpx.pool.UpstreamState;
 import dev.mcpx.pool.UpstreamStatus;
+import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcError;
@@ -62,6 +64,8 @@ public final class Router {
                     "Method not found: " + call.method()));
         };
         RequestOptions options = RequestOptions.defaults().withCancellation(call.cancellation());
+        Upstream upstream = pool.require(route.upstream());
+        options = withHostInteraction(options, call, upstream);
         JsonNode hostToken = progressToken(hostRequest);
         if (hostToken != null && call.hostProgress() != null) {
             options = options.withProgress(upstreamProgress -> {
@@ -70,7 +74,46 @@ public final class Router {
                 call.hostProgress().accept(hostProgress);
             });
         }
-        return pool.require(route.upstream()).request(call.method(), upstreamRequest, options);
+        return upstream.request(call.method(), upstreamRequest, options);
+    }
+
+    /**
+     * Server->client interactions pass through within an era: a modern host gets the upstream's
+     * InputRequiredResult and retries itself; a legacy host answers the upstream's requests
+     * through {@code call.hostAsks()}. Across eras the upstream's asks get a JSON-RPC error.
+     */
+    private static RequestOptions withHostInteraction(RequestOptions options, HostCall call, Upstream upstream) {
+        if (call.hostEra() == null) {
+            return options;
+        }
+        if (call.hostEra() == Era.MODERN) {
+            // the host retries with inputResponses/requestState itself; they pass through as params
+            ObjectNode declared = call.hostCapabilities() != null ? call.hostCapabilities() : Json.object();
+            return options.withClientCapabilities(declared).withReturnInputRequired(true)
+                    .withServerRequests(refusing("a modern host", "a legacy upstream"));
+        }
+        // a legacy host: a modern upstream must not ask what mcpx cannot translate yet
+        ServerRequestHandler refuse = refusing("a legacy host", "a modern upstream");
+        ServerRequestHandler hostAsks = call.hostAsks();
+        return options.withClientCapabilities(Json.object()).withServerRequests((method, params) -> {
+            if (hostAsks != null && "legacy".equals(upstream.status().era())) {
+                return hostAsks.handle(method, params);
+            }
+            if (hostAsks == null && Methods.PING.equals(method)) {
+                return Json.object();
+            }
+            return refuse.handle(method, params);
+        });
+    }
+
+    private static ServerRequestHandler refusing(String host, String upstream) {
+        return (method, params) -> {
+            if (Methods.PING.equals(method)) {
+                return Json.object();
+            }
+            throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND, "mcpx cannot pass " + method
+                    + " from " + upstream + " to " + host + " (translating between eras is not supported yet)"));
+        };
     }
 
     private Route named(ObjectNode hostRequest, ObjectNode upstreamRequest,

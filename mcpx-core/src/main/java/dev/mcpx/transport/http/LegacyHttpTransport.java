@@ -342,7 +342,7 @@ final class LegacyHttpTransport implements Transport {
             emit(new TransportEvent.Undecodable(excerpt(data), e));
             return false;
         }
-        emit(new TransportEvent.Received(message));
+        emit(new TransportEvent.Received(message, awaited));
         return awaited != null && switch (message) {
             case Result result -> awaited.equals(result.id());
             case ErrorResponse error -> awaited.equals(error.id());

@@ -1,6 +1,7 @@
 package dev.mcpx.front.http;
 
 import dev.mcpx.client.Cancellation;
+import dev.mcpx.front.HostAsks;
 import dev.mcpx.front.HostRequests;
 import dev.mcpx.front.ServerIdentity;
 import dev.mcpx.protocol.Era;
@@ -108,6 +109,7 @@ final class McpEndpoint {
     private void initialize(Request hostRequest, Response response, Callback callback) {
         ProtocolVersion version = ServerIdentity.negotiate(Json.text(hostRequest.params(), "protocolVersion"));
         LegacySession session = sessions.create(version);
+        session.asks = new HostAsks(Json.objectAt(hostRequest.params(), "capabilities"), LegacySession.HOST_ANSWER_TIMEOUT);
         JsonRpcMessage hostResult = requests.answer(hostRequest, Era.LEGACY, null, new Cancellation());
         if (hostResult instanceof ErrorResponse) {
             sessions.remove(session.id);
@@ -143,14 +145,18 @@ final class McpEndpoint {
                     return;
                 }
                 try {
-                    streamCall(hostRequest, Era.LEGACY, session.inFlight, response, callback);
+                    streamCall(hostRequest, Era.LEGACY, session.inFlight, session.asks, response, callback);
                 } finally {
                     session.calls.release();
                 }
             }
             case Request hostRequest ->
                     Replies.json(response, callback, 200, requests.answer(hostRequest, Era.LEGACY, null, new Cancellation()));
-            default -> Replies.accepted(response, callback);
+            default -> {
+                // the host's answer to a sampling/elicitation/roots request mcpx passed to it
+                session.asks.complete(hostMessage);
+                Replies.accepted(response, callback);
+            }
         }
     }
 
@@ -170,7 +176,7 @@ final class McpEndpoint {
             listen(hostRequest, response, callback);
         } else if (Router.ROUTED.contains(hostRequest.method())
                 && !HostRequests.REMOVED_IN_MODERN.contains(hostRequest.method())) {
-            streamCall(hostRequest, Era.MODERN, null, response, callback);
+            streamCall(hostRequest, Era.MODERN, null, null, response, callback);
         } else {
             JsonRpcMessage hostResult = requests.answer(hostRequest, Era.MODERN, null, new Cancellation());
             Replies.json(response, callback, status(Era.MODERN, hostResult), hostResult);
@@ -191,7 +197,7 @@ final class McpEndpoint {
     }
 
     /** A routed call answered on its own SSE stream: progress first, then the one answer. */
-    private void streamCall(Request hostRequest, Era era, Map<RequestId, Cancellation> inFlight,
+    private void streamCall(Request hostRequest, Era era, Map<RequestId, Cancellation> inFlight, HostAsks asks,
                             Response response, Callback callback) {
         Cancellation cancellation = new Cancellation();
         if (inFlight != null) {
@@ -200,7 +206,8 @@ final class McpEndpoint {
         SseStream stream = SseStream.deferred(response, keepAlive, () -> cancellation.cancel("host disconnected"));
         try {
             JsonRpcMessage hostResult = requests.answer(hostRequest, era,
-                    hostProgress -> stream.send(new Notification(Methods.PROGRESS, hostProgress)), cancellation);
+                    hostProgress -> stream.send(new Notification(Methods.PROGRESS, hostProgress)), cancellation,
+                    asks == null ? null : asks.capabilities(), asks == null ? null : asks.forCall(stream::send, cancellation));
             // a call the host cancelled gets no response (MCP cancellation rules)
             if (!cancellation.isCancelled()) {
                 stream.answer(hostResult, status(era, hostResult));

@@ -2,6 +2,7 @@ package dev.mcpx.front.stdio;
 
 import dev.mcpx.client.Cancellation;
 import dev.mcpx.front.CallLimit;
+import dev.mcpx.front.HostAsks;
 import dev.mcpx.front.HostRequests;
 import dev.mcpx.front.ListChanges;
 import dev.mcpx.front.SubscriptionFlags;
@@ -25,6 +26,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,6 +60,11 @@ public final class StdioFront {
         this.out = new PrintStream(out, false, StandardCharsets.UTF_8);
     }
 
+    /** How long an upstream's sampling/elicitation/roots request waits for the host's answer. */
+    private static final Duration HOST_ANSWER_TIMEOUT = Duration.ofMinutes(5);
+    /** Server->client requests passed to a legacy host (its capabilities come with initialize). */
+    private volatile HostAsks asks = new HostAsks(null, HOST_ANSWER_TIMEOUT);
+
     /** Serves until the host closes stdin. */
     public void run() throws IOException {
         Runnable unsubscribe = changes.subscribe(this::listsChanged);
@@ -87,7 +94,12 @@ public final class StdioFront {
             case Request hostRequest when Methods.SUBSCRIPTIONS_LISTEN.equals(hostRequest.method()) -> listen(hostRequest);
             case Request hostRequest -> dispatch(hostRequest);
             case Notification notification -> notified(notification);
-            default -> LOG.debug("ignored a response from the host: mcpx sends it no requests");
+            default -> {
+                // the host's answer to a sampling/elicitation/roots request mcpx passed to it
+                if (!asks.complete(hostMessage)) {
+                    LOG.debug("ignored a response from the host that answers no pending request");
+                }
+            }
         }
     }
 
@@ -104,10 +116,19 @@ public final class StdioFront {
             return;
         }
         Era era = HostRequests.eraOf(hostRequest);
+        if (era == Era.LEGACY && Methods.INITIALIZE.equals(hostRequest.method())) {
+            asks = new HostAsks(Json.objectAt(hostRequest.params(), "capabilities"), HOST_ANSWER_TIMEOUT);
+        }
+        HostAsks hostAsks = era == Era.LEGACY ? asks : null;
         Thread.ofVirtual().name("mcpx-host-" + hostRequest.method()).start(() -> {
             try {
                 JsonRpcMessage hostResult = requests.answer(hostRequest, era,
-                        hostProgress -> send(new Notification(Methods.PROGRESS, hostProgress)), cancellation);
+                        hostProgress -> send(new Notification(Methods.PROGRESS, hostProgress)), cancellation,
+                        hostAsks == null ? null : hostAsks.capabilities(),
+                        hostAsks == null ? null : hostAsks.forCall(message -> {
+                            send(message);
+                            return true;
+                        }, cancellation));
                 // a request the host cancelled gets no response (MCP cancellation rules)
                 if (!cancellation.isCancelled()) {
                     send(hostResult);
