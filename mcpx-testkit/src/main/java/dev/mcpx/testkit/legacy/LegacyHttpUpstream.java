@@ -111,7 +111,27 @@ public final class LegacyHttpUpstream implements AutoCloseable {
         stop();
     }
 
+    /** A restart binds the port the stopped server just released; give the close a moment to finish. */
     private synchronized void startOn(int wantedPort) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                bind(wantedPort);
+                return;
+            } catch (IllegalStateException e) {
+                if (wantedPort == 0 || attempt == 30) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void bind(int wantedPort) {
         VirtualThreadPool threads = new VirtualThreadPool();
         threads.setName("legacy-upstream");
         Server s = new Server(threads);
