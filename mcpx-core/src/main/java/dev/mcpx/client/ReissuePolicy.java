@@ -4,6 +4,7 @@ import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ToolDescriptor;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -13,6 +14,14 @@ import tools.jackson.databind.node.ObjectNode;
  * harmless: the operator's override, else the tool's annotations.
  */
 final class ReissuePolicy {
+
+    /**
+     * Not reads, yet harmless to repeat by their definition: the tasks extension makes
+     * {@code tasks/cancel} idempotent (a second cancel, even of a terminal task, gets the same
+     * empty ack). {@code tasks/update} is left out: it delivers input answers, and a repeat could
+     * answer a later input round that reuses a key, so its caller decides (after a tasks/get).
+     */
+    private static final Set<String> IDEMPOTENT = Set.of(Methods.TASKS_CANCEL);
 
     private final Map<String, Reissue> overrides;
 
@@ -25,7 +34,7 @@ final class ReissuePolicy {
      *                   returns null when the upstream does not list it
      */
     boolean allows(String method, ObjectNode params, Function<String, ToolDescriptor> lookupTool) {
-        if (Methods.READ_SHAPED.contains(method)) {
+        if (Methods.READ_SHAPED.contains(method) || IDEMPOTENT.contains(method)) {
             return true;
         }
         if (!Methods.TOOLS_CALL.equals(method)) {

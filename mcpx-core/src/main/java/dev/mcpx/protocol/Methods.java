@@ -21,6 +21,10 @@ public final class Methods {
     public static final String COMPLETION_COMPLETE = "completion/complete";
     public static final String LOGGING_SET_LEVEL = "logging/setLevel";
     public static final String SUBSCRIPTIONS_LISTEN = "subscriptions/listen";
+    /** The tasks extension (2026-07-28): see {@link TasksExtension}. */
+    public static final String TASKS_GET = "tasks/get";
+    public static final String TASKS_UPDATE = "tasks/update";
+    public static final String TASKS_CANCEL = "tasks/cancel";
 
     public static final String ROOTS_LIST = "roots/list";
     public static final String SAMPLING_CREATE_MESSAGE = "sampling/createMessage";
@@ -37,7 +41,7 @@ public final class Methods {
 
     /** Methods with no side effects by definition: safe to send twice (recovery Phase 2). */
     public static final Set<String> READ_SHAPED = Set.of(TOOLS_LIST, RESOURCES_LIST, RESOURCES_READ,
-            RESOURCES_TEMPLATES_LIST, PROMPTS_LIST, PROMPTS_GET, COMPLETION_COMPLETE, DISCOVER, PING);
+            RESOURCES_TEMPLATES_LIST, PROMPTS_LIST, PROMPTS_GET, COMPLETION_COMPLETE, DISCOVER, PING, TASKS_GET);
 
     private Methods() {
     }

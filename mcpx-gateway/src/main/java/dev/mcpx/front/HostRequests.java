@@ -18,6 +18,7 @@ import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
+import dev.mcpx.protocol.TasksExtension;
 import dev.mcpx.router.HostCall;
 import dev.mcpx.router.Router;
 import java.time.Duration;
@@ -120,11 +121,22 @@ public final class HostRequests {
         }
         return switch (method) {
             case Methods.INITIALIZE -> identity.initializeResult(hostRequest.params());
-            case Methods.DISCOVER -> identity.discoverResult();
+            case Methods.DISCOVER -> withExtensions(identity.discoverResult());
             case Methods.PING, Methods.LOGGING_SET_LEVEL -> Json.object();
             default -> throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
                     "Method not found: " + method));
         };
+    }
+
+    /** The extensions mcpx passes through: tasks, once an upstream that is up offers it. */
+    private ObjectNode withExtensions(ObjectNode discovered) {
+        pool.awaitFirstAttempts(startWait);
+        if (router.offersTasks()) {
+            ObjectNode capabilities = (ObjectNode) discovered.get("capabilities");
+            ObjectNode extensions = Json.objectAt(capabilities, "extensions");
+            (extensions != null ? extensions : capabilities.putObject("extensions")).putObject(TasksExtension.ID);
+        }
+        return discovered;
     }
 
     /** One page of a merged list; the first waits a bounded time for upstreams still starting. */

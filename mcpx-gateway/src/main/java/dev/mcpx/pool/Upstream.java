@@ -6,7 +6,9 @@ import dev.mcpx.client.ClientCounters;
 import dev.mcpx.client.ClientEvent;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.RequestOptions;
+import dev.mcpx.client.ServerDescription;
 import dev.mcpx.config.UpstreamConfig;
+import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.RequestCancelledException;
 import dev.mcpx.protocol.ToolDescriptor;
@@ -372,6 +374,18 @@ public final class Upstream {
         lock.lock();
         try {
             return state;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether this upstream is up and offers the 2026-07-28 extension {@code id} in its capabilities. */
+    public boolean offersExtension(String id) {
+        lock.lock();
+        try {
+            ServerDescription server = state == UpstreamState.UP && client != null ? client.server() : null;
+            return server != null && server.era() == Era.MODERN && server.capabilities() != null
+                    && server.capabilities().path("extensions").get(id) instanceof ObjectNode;
         } finally {
             lock.unlock();
         }

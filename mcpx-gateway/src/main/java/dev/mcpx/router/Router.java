@@ -16,6 +16,7 @@ import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
+import dev.mcpx.protocol.TasksExtension;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import java.time.Duration;
 import java.util.Optional;
@@ -27,23 +28,32 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Maps a host request to (upstream, original name) and sends it through that upstream's client,
  * so both recoveries apply. Params and results pass through as trees: only the name (or the
- * completion ref) is rewritten, and the host's protocol {@code _meta} is replaced by the client's.
+ * completion ref, or a task id: {@link TaskRoutes}) is rewritten, and the host's protocol
+ * {@code _meta} is replaced by the client's.
  */
 public final class Router {
 
     /** The methods the router forwards; everything else the front answers itself. */
     public static final Set<String> ROUTED = Set.of(Methods.TOOLS_CALL, Methods.PROMPTS_GET, Methods.RESOURCES_READ,
-            Methods.RESOURCES_SUBSCRIBE, Methods.RESOURCES_UNSUBSCRIBE, Methods.COMPLETION_COMPLETE);
+            Methods.RESOURCES_SUBSCRIBE, Methods.RESOURCES_UNSUBSCRIBE, Methods.COMPLETION_COMPLETE,
+            Methods.TASKS_GET, Methods.TASKS_UPDATE, Methods.TASKS_CANCEL);
 
     private final Catalogue catalogue;
     private final Pool pool;
     private final Duration startWait;
+    private final TaskRoutes tasks;
 
     /** {@code startWait}: how long a name not (yet) in the catalogue waits for upstreams still starting. */
     public Router(Catalogue catalogue, Pool pool, Duration startWait) {
         this.catalogue = catalogue;
         this.pool = pool;
         this.startWait = startWait;
+        this.tasks = new TaskRoutes(pool);
+    }
+
+    /** Whether hosts are offered the tasks extension: some upstream offers it, and its tasks pass through. */
+    public boolean offersTasks() {
+        return tasks.offered();
     }
 
     /**
@@ -60,6 +70,7 @@ public final class Router {
             case Methods.RESOURCES_READ, Methods.RESOURCES_SUBSCRIBE, Methods.RESOURCES_UNSUBSCRIBE ->
                     byUri(Json.text(hostRequest, "uri"));
             case Methods.COMPLETION_COMPLETE -> completionRef(upstreamRequest);
+            case Methods.TASKS_GET, Methods.TASKS_UPDATE, Methods.TASKS_CANCEL -> tasks.route(call, upstreamRequest);
             default -> throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
                     "Method not found: " + call.method()));
         };
@@ -74,7 +85,11 @@ public final class Router {
                 call.hostProgress().accept(hostProgress);
             });
         }
-        return upstream.request(call.method(), upstreamRequest, options);
+        try {
+            return TaskRoutes.hostResult(call.method(), upstream, upstream.request(call.method(), upstreamRequest, options));
+        } catch (McpErrorException e) {
+            throw TasksExtension.METHODS.contains(call.method()) ? TaskRoutes.hostError(upstream, e) : e;
+        }
     }
 
     /**

@@ -17,6 +17,7 @@ import dev.mcpx.protocol.ModernMeta;
 import dev.mcpx.protocol.RequestCancelledException;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.protocol.StreamLostException;
+import dev.mcpx.protocol.TasksExtension;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.protocol.HttpStatusException;
 import dev.mcpx.transport.Outbound;
@@ -52,8 +53,8 @@ import tools.jackson.databind.JsonNode;
  * request's response on its own body (one JSON object or an SSE stream scoped to the request).
  *
  * <p>Headers mirror the body: {@code MCP-Protocol-Version} is read from the message's
- * {@code _meta}, {@code Mcp-Method} from its method, {@code Mcp-Name} from {@code params.name}
- * or {@code params.uri}; the client adds {@code Mcp-Param-*} through {@link Outbound#headers()}.
+ * {@code _meta}, {@code Mcp-Method} from its method, {@code Mcp-Name} from {@code params.name},
+ * {@code params.uri} or (tasks extension) {@code params.taskId}; the client adds {@code Mcp-Param-*} through {@link Outbound#headers()}.
  * It never sends GET, DELETE, {@code Mcp-Session-Id} or {@code Last-Event-ID}: the modern era
  * has no sessions and no resumption, so a response stream that ends without its response is
  * reported at once as {@link StreamLostException} for the client to decide about re-issuing.
@@ -265,6 +266,7 @@ public final class ModernHttpTransport implements Transport {
         String name = switch (method) {
             case Methods.TOOLS_CALL, Methods.PROMPTS_GET -> Json.text(params, "name");
             case Methods.RESOURCES_READ -> Json.text(params, "uri");
+            case Methods.TASKS_GET, Methods.TASKS_UPDATE, Methods.TASKS_CANCEL -> Json.text(params, TasksExtension.TASK_ID);
             default -> null;
         };
         if (name != null) {

@@ -10,10 +10,10 @@ import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ParamHeaders;
+import dev.mcpx.protocol.TasksExtension;
 import java.math.BigDecimal;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 import org.eclipse.jetty.http.HttpFields;
 import tools.jackson.databind.JsonNode;
@@ -27,7 +27,10 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class ModernHeaders {
 
-    private static final Set<String> NAMED = Set.of(Methods.TOOLS_CALL, Methods.PROMPTS_GET, Methods.RESOURCES_READ);
+    /** The methods whose Mcp-Name mirrors a body field, and that field (the tasks extension adds taskId). */
+    private static final Map<String, String> NAMED = Map.of(Methods.TOOLS_CALL, "name", Methods.PROMPTS_GET, "name",
+            Methods.RESOURCES_READ, "uri", Methods.TASKS_GET, TasksExtension.TASK_ID,
+            Methods.TASKS_UPDATE, TasksExtension.TASK_ID, Methods.TASKS_CANCEL, TasksExtension.TASK_ID);
     private static final String SENTINEL_START = "=?base64?";
     private static final String SENTINEL_END = "?=";
 
@@ -56,8 +59,8 @@ final class ModernHeaders {
         if (!method.equals(hostRequest.method())) {
             throw mismatch("Mcp-Method header '" + method + "' does not match body value '" + hostRequest.method() + "'");
         }
-        if (NAMED.contains(hostRequest.method())) {
-            String bodyName = Json.text(hostRequest.params(), Methods.RESOURCES_READ.equals(hostRequest.method()) ? "uri" : "name");
+        if (NAMED.containsKey(hostRequest.method())) {
+            String bodyName = Json.text(hostRequest.params(), NAMED.get(hostRequest.method()));
             String name = headers.get("Mcp-Name");
             if (name == null) {
                 throw mismatch("the Mcp-Name header is required for " + hostRequest.method());

@@ -44,6 +44,7 @@ final class HeaderCheck {
         }
         String nameField = switch (method) {
             case "tools/call", "prompts/get" -> "name";
+            case "tasks/get", "tasks/update", "tasks/cancel" -> "taskId";
             case "resources/read" -> "uri";
             default -> null;
         };

@@ -139,6 +139,7 @@ final class ModernHandler extends Handler.Abstract {
         }
         BreakMode breakage = switch (method) {
             case "tools/call", "resources/read", "prompts/get" -> upstream.takeBreakage(name);
+            case "tasks/get", "tasks/update", "tasks/cancel" -> upstream.takeBreakage(method);
             default -> null;
         };
         if (breakage != null) {
@@ -222,8 +223,23 @@ final class ModernHandler extends Handler.Abstract {
                 content.put("text", "Hello, " + params.path("arguments").path("who").asString("you") + "!");
                 yield result;
             }
+            case "tasks/get", "tasks/update", "tasks/cancel" -> task(method, params);
             default -> throw new Rejection(404, -32601, "Method not found: " + method, null);
         };
+    }
+
+    /**
+     * Just enough of the tasks extension for recovery tests: every task id names a completed task;
+     * updates and cancels are acknowledged; executions are counted by method.
+     */
+    private ObjectNode task(String method, JsonNode params) {
+        upstream.nextExecution(method);
+        ObjectNode result = FakeCatalogue.complete();
+        if ("tasks/get".equals(method)) {
+            result.put("taskId", params.path("taskId").asString("")).put("status", "completed");
+            result.set("result", FakeCatalogue.parse("{'content': [{'type': 'text', 'text': 'task done'}]}"));
+        }
+        return result;
     }
 
     private ObjectNode cacheable(ObjectNode result, boolean isPublic) {
@@ -381,6 +397,7 @@ final class ModernHandler extends Handler.Abstract {
         String field = switch (method) {
             case "tools/call", "prompts/get" -> "name";
             case "resources/read" -> "uri";
+            case "tasks/get", "tasks/update", "tasks/cancel" -> "taskId";
             default -> null;
         };
         JsonNode value = field == null ? null : params.get(field);

@@ -31,7 +31,8 @@ import tools.jackson.databind.node.ObjectNode;
  * inside {@code items}) and {@code mrtr_tool} (input_required, then complete); two resources,
  * one prompt, list results with {@code ttlMs}/{@code cacheScope}, and {@code subscriptions/listen}.
  * {@link #breakStream} makes a tool's or resource's next responses end before the response,
- * after the tool has run. A tools/call whose arguments carry {@code "chaos": "duplicate"} gets its
+ * after the tool has run; keyed by method, the same for the tasks extension's {@code tasks/get},
+ * {@code tasks/update} and {@code tasks/cancel}, which it answers as for one completed task. A tools/call whose arguments carry {@code "chaos": "duplicate"} gets its
  * response event twice; {@code "chaos": "unknown-id"} gets a response to an id never sent first.
  */
 public final class ModernHttpUpstream implements AutoCloseable {
