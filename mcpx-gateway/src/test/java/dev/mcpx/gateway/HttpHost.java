@@ -92,7 +92,9 @@ public final class HttpHost {
             ObjectNode meta = p.has("_meta") ? (ObjectNode) p.get("_meta") : p.putObject("_meta");
             meta.put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
             meta.putObject("io.modelcontextprotocol/clientInfo").put("name", "http-test-host").put("version", "1");
-            meta.putObject("io.modelcontextprotocol/clientCapabilities");
+            if (!meta.has("io.modelcontextprotocol/clientCapabilities")) {
+                meta.putObject("io.modelcontextprotocol/clientCapabilities");
+            }
         }
         body.set("params", p);
         return send(body, method);
@@ -121,7 +123,8 @@ public final class HttpHost {
             if (rpcMethod != null) {
                 request.header("Mcp-Method", rpcMethod);
                 JsonNode params = body.path("params");
-                String name = params.has("uri") ? params.path("uri").asString() : params.path("name").asString(null);
+                String name = params.has("uri") ? params.path("uri").asString()
+                        : params.has("taskId") ? params.path("taskId").asString() : params.path("name").asString(null);
                 if (name != null && !"initialize".equals(rpcMethod)) {
                     request.header("Mcp-Name", name);
                 }
