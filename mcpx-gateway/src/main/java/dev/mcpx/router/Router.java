@@ -86,7 +86,12 @@ public final class Router {
             });
         }
         try {
-            return TaskRoutes.hostResult(call.method(), upstream, upstream.request(call.method(), upstreamRequest, options));
+            JsonNode upstreamResult = upstream.request(call.method(), upstreamRequest, options);
+            if (call.hostEra() != Era.MODERN && TasksExtension.isCreateTaskResult(upstreamResult)
+                    && upstreamResult instanceof ObjectNode created) {
+                return TaskWait.outcome(upstream, created, call.cancellation());
+            }
+            return TaskRoutes.hostResult(call.method(), upstream, upstreamResult);
         } catch (McpErrorException e) {
             throw TasksExtension.METHODS.contains(call.method()) ? TaskRoutes.hostError(upstream, e) : e;
         }

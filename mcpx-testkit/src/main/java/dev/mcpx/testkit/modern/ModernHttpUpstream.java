@@ -172,6 +172,20 @@ public final class ModernHttpUpstream implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Adds a tool that answers every call with a task of the tasks extension, opted in or not (an
+     * upstream handing out tasks unsolicited); {@code tasks/get} then reports it completed.
+     */
+    public ModernHttpUpstream putTaskTool(String name) {
+        ObjectNode definition = FakeCatalogue.parse("{'name': '" + name + "', 'description': 'Answers with a task',"
+                + " 'inputSchema': {'type': 'object', 'properties': {}}}");
+        catalogue.put(new FakeCatalogue.Tool(definition, (params, execution) -> FakeCatalogue.parse(
+                "{'resultType': 'task', 'taskId': 'task-" + execution + "', 'status': 'working',"
+                        + " 'createdAt': '2026-07-28T00:00:00Z', 'lastUpdatedAt': '2026-07-28T00:00:00Z',"
+                        + " 'ttlMs': 60000, 'pollIntervalMs': 50}")));
+        return this;
+    }
+
     /** Sends {@code notifications/tools/list_changed} on every listen stream that asked for it. */
     public void pushToolsListChanged() {
         listeners.stream().filter(l -> l.toolsListChanged)
