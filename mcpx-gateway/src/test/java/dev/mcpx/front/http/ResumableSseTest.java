@@ -356,4 +356,30 @@ class ResumableSseTest {
             gateway.reload(TestGateways.config(upstreamNamed("legacy", "lh")));
         }
     }
+
+    @Test
+    void aCallsResponseGoesOnItsOwnStreamOnlyNeverOnTheListenStream() throws Exception {
+        HttpFront front = front();
+        HttpHost host = session(front);
+        try (SseSocket listen = SseSocket.get(front.port(), host.sessionId(), null)) {
+            assertThat(listen.next().isPriming()).isTrue();
+            try (SseSocket post = SseSocket.post(front.port(), host.sessionId(), slow(51, 300))) {
+                assertThat(messages(post.rest())).extracting(m -> m.path("id").asInt()).containsExactly(51);
+            }
+            try {
+                gateway.reload(TestGateways.config(upstreamNamed("legacy", "lh"), upstreamNamed("again", "lh2")));
+                List<JsonNode> heard = new ArrayList<>();
+                while (heard.isEmpty() || !heard.getLast().path("method").asString("").endsWith("/list_changed")) {
+                    SseSocket.Event event = listen.next();
+                    if (event.data() != null && !event.data().isEmpty()) {
+                        heard.add(Json.parse(event.data()));
+                    }
+                }
+                assertThat(heard).as("the listen stream carries notifications, never the call's response")
+                        .allSatisfy(message -> assertThat(message.has("method")).isTrue());
+            } finally {
+                gateway.reload(TestGateways.config(upstreamNamed("legacy", "lh")));
+            }
+        }
+    }
 }
