@@ -125,8 +125,10 @@ final class SseSocket implements AutoCloseable {
         return body.toString();
     }
 
+    /** Drops the connection with a reset, so the gateway's next write to it fails (as after a network loss it would, later). */
     @Override
     public void close() throws IOException {
+        socket.setSoLinger(true, 0);
         socket.close();
     }
 }
