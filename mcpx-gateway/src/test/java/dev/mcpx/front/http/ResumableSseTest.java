@@ -290,6 +290,23 @@ class ResumableSseTest {
     }
 
     @Test
+    void anEventLargerThanTheByteBoundIsNotKeptAndItsResumeIsRefused() throws Exception {
+        HttpFront front = front(new SseSettings(SseSettings.LEGACY_JSON_WINDOW, SseSettings.RETRY,
+                SseSettings.MAX_EVENTS_PER_SESSION, 64, SseSettings.RESUME_GRACE, SseSettings.DELIVERED_LINGER));
+        HttpHost host = session(front);
+        SseSocket.Event priming = startAndDrop(front, host, slow(25, 1_500));
+        await().atMost(AWAIT).until(() -> sse(front).path("evictedEvents").asLong() == 1);
+
+        JsonNode counters = sse(front);
+        assertThat(counters.path("keptEvents").asLong()).isZero();
+        assertThat(counters.path("keptBytes").asLong()).isZero();
+        try (SseSocket resumed = SseSocket.get(front.port(), host.sessionId(), priming.id())) {
+            assertThat(resumed.status).isEqualTo(400);
+            assertThat(resumed.body()).contains("64 bytes");
+        }
+    }
+
+    @Test
     void aHostThatNeverComesBackLosesTheResultAfterTheGracePeriod() throws Exception {
         HttpFront front = front(new SseSettings(SseSettings.LEGACY_JSON_WINDOW, SseSettings.RETRY,
                 SseSettings.MAX_EVENTS_PER_SESSION, SseSettings.MAX_BYTES_PER_SESSION, Duration.ofMillis(300),
