@@ -3,134 +3,22 @@ package dev.mcpx.front.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.mcpx.config.UpstreamConfig;
-import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
-import dev.mcpx.gateway.HttpHost.Exchange;
-import dev.mcpx.gateway.TestGateways;
 import dev.mcpx.protocol.Json;
-import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
-import dev.mcpx.transport.UpstreamEndpoint;
-import java.net.InetSocketAddress;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The legacy front's SSE streams as a host sees them over real loopback HTTP: priming events,
- * ids, {@code retry:}, and resuming with GET and {@code Last-Event-ID} after the host's
- * connection broke mid-call, within a bounded store.
+ * A legacy call's SSE stream as a host sees it over real loopback HTTP: priming event, ids,
+ * {@code retry:}, and resuming with GET and {@code Last-Event-ID} after the host's connection
+ * broke mid-call, within a bounded store.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ResumableSseTest {
-
-    private static final Duration AWAIT = Duration.ofSeconds(20);
-
-    private LegacyHttpUpstream upstream;
-    private Gateway gateway;
-    private final List<HttpFront> fronts = new ArrayList<>();
-
-    @BeforeAll
-    void start() throws Exception {
-        upstream = LegacyHttpUpstream.started();
-        gateway = Gateway.start(TestGateways.config(upstreamNamed("legacy", "lh")), TestGateways.settings(), Map.of());
-    }
-
-    private UpstreamConfig upstreamNamed(String name, String prefix) {
-        return TestGateways.withPrefix(UpstreamConfig.of(name, UpstreamEndpoint.Http.of(upstream.url().toString())),
-                prefix);
-    }
-
-    @AfterEach
-    void closeFronts() {
-        fronts.forEach(HttpFront::close);
-        fronts.clear();
-    }
-
-    @AfterAll
-    void stop() {
-        gateway.close();
-        upstream.close();
-    }
-
-    private HttpFront front(SseSettings settings) throws Exception {
-        HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200),
-                settings);
-        fronts.add(front);
-        return front;
-    }
-
-    private HttpFront front() throws Exception {
-        return front(SseSettings.DEFAULTS);
-    }
-
-    /** The defaults but for how long a stream whose answer was written stays resumable. */
-    private HttpFront lingering(Duration linger) throws Exception {
-        SseSettings d = SseSettings.DEFAULTS;
-        return front(new SseSettings(d.jsonWindow(), d.retry(), d.maxEvents(), d.maxBytes(), d.grace(), linger));
-    }
-
-    private static HttpHost session(HttpFront front) throws Exception {
-        HttpHost host = HttpHost.legacy(front.mcpUri());
-        ObjectNode params = Json.object().put("protocolVersion", "2025-11-25");
-        params.putObject("capabilities").putObject("elicitation");
-        params.putObject("clientInfo").put("name", "resuming-host").put("version", "1");
-        Exchange init = host.request("initialize", params);
-        host.sessionId(init.headers().get("mcp-session-id").getFirst());
-        host.send(Json.object().put("jsonrpc", "2.0").put("method", "notifications/initialized"), null);
-        return host;
-    }
-
-    private static String call(int id, String tool, ObjectNode arguments, Object progressToken) {
-        ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", id).put("method", "tools/call");
-        ObjectNode params = body.putObject("params").put("name", tool);
-        params.set("arguments", arguments);
-        if (progressToken != null) {
-            params.putObject("_meta").put("progressToken", progressToken.toString());
-        }
-        return Json.write(body);
-    }
-
-    private static String slow(int id, long ms) {
-        return call(id, "lh__slow", Json.object().put("ms", ms), null);
-    }
-
-    /** Starts a call, reads its priming event, and drops the connection like a host losing its network. */
-    private static SseSocket.Event startAndDrop(HttpFront front, HttpHost host, String call) throws Exception {
-        try (SseSocket post = SseSocket.post(front.port(), host.sessionId(), call)) {
-            assertThat(post.contentType()).startsWith("text/event-stream");
-            SseSocket.Event priming = post.next();
-            assertThat(priming.isPriming()).as("first event %s", priming).isTrue();
-            return priming;
-        }
-    }
-
-    private static List<JsonNode> messages(List<SseSocket.Event> events) {
-        return events.stream().filter(event -> event.data() != null && !event.data().isEmpty())
-                .map(event -> Json.parse(event.data())).toList();
-    }
-
-    private static JsonNode sse(HttpFront front) throws Exception {
-        URI status = URI.create("http://127.0.0.1:" + front.port() + "/status");
-        HttpResponse<String> response = HttpHost.legacy(status).client().send(HttpRequest.newBuilder(status).build(),
-                HttpResponse.BodyHandlers.ofString());
-        return Json.parse(response.body()).path("sse");
-    }
-
-    private static String streamOf(String eventId) {
-        return eventId.substring(0, eventId.indexOf('-'));
-    }
+class ResumableSseTest extends LegacySseFixture {
 
     @Test
     void aLegacyCallLongerThanTheJsonWindowStreamsFromAPrimingEventWithRetry() throws Exception {
@@ -342,61 +230,6 @@ class ResumableSseTest {
         assertThat(counters.path("keptBytes").asLong()).isZero();
         try (SseSocket late = SseSocket.get(front.port(), host.sessionId(), priming.id())) {
             assertThat(late.status).isEqualTo(404);
-        }
-    }
-
-    @Test
-    void theListenStreamIsPrimedAndWhatItMissedWhileAwayIsReplayed() throws Exception {
-        HttpFront front = front();
-        HttpHost host = session(front);
-        SseSocket.Event priming;
-        try (SseSocket listen = SseSocket.get(front.port(), host.sessionId(), null)) {
-            assertThat(listen.contentType()).startsWith("text/event-stream");
-            priming = listen.next();
-            assertThat(priming.isPriming()).isTrue();
-            assertThat(priming.retry()).isEqualTo("1000");
-        }
-        try {
-            gateway.reload(TestGateways.config(upstreamNamed("legacy", "lh"), upstreamNamed("again", "lh2")));
-            await().atMost(AWAIT).until(() -> sse(front).path("keptEvents").asLong() >= 1);
-
-            try (SseSocket resumed = SseSocket.get(front.port(), host.sessionId(), priming.id())) {
-                assertThat(resumed.status).isEqualTo(200);
-                SseSocket.Event retry = resumed.next();
-                assertThat(retry.retry()).isEqualTo("1000");
-                SseSocket.Event missed = resumed.next();
-                assertThat(missed.id()).isEqualTo(streamOf(priming.id()) + "-1");
-                assertThat(Json.parse(missed.data()).path("method").asString()).endsWith("/list_changed");
-            }
-            assertThat(sse(front).path("replayedEvents").asLong()).isPositive();
-        } finally {
-            gateway.reload(TestGateways.config(upstreamNamed("legacy", "lh")));
-        }
-    }
-
-    @Test
-    void aCallsResponseGoesOnItsOwnStreamOnlyNeverOnTheListenStream() throws Exception {
-        HttpFront front = front();
-        HttpHost host = session(front);
-        try (SseSocket listen = SseSocket.get(front.port(), host.sessionId(), null)) {
-            assertThat(listen.next().isPriming()).isTrue();
-            try (SseSocket post = SseSocket.post(front.port(), host.sessionId(), slow(51, 300))) {
-                assertThat(messages(post.rest())).extracting(m -> m.path("id").asInt()).containsExactly(51);
-            }
-            try {
-                gateway.reload(TestGateways.config(upstreamNamed("legacy", "lh"), upstreamNamed("again", "lh2")));
-                List<JsonNode> heard = new ArrayList<>();
-                while (heard.isEmpty() || !heard.getLast().path("method").asString("").endsWith("/list_changed")) {
-                    SseSocket.Event event = listen.next();
-                    if (event.data() != null && !event.data().isEmpty()) {
-                        heard.add(Json.parse(event.data()));
-                    }
-                }
-                assertThat(heard).as("the listen stream carries notifications, never the call's response")
-                        .allSatisfy(message -> assertThat(message.has("method")).isTrue());
-            } finally {
-                gateway.reload(TestGateways.config(upstreamNamed("legacy", "lh")));
-            }
         }
     }
 }
