@@ -34,8 +34,8 @@ import org.eclipse.jetty.util.Callback;
  * or carries a session id, modern when its version (header or {@code _meta}) is 2026-07-28.
  * Legacy hosts get sessions, a GET listen stream and DELETE; modern hosts are served
  * statelessly with header validation and {@code subscriptions/listen}. Routed calls answer with
- * JSON when quick, else on an SSE stream, so progress can flow and a host that goes away cancels
- * its call.
+ * JSON when quick, else on an SSE stream, so progress can flow; a modern host that goes away
+ * cancels its call, a legacy host's stream is resumable ({@link ListenAndResume}).
  */
 final class McpEndpoint {
 
