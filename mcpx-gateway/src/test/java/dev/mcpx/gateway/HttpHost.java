@@ -146,7 +146,8 @@ public final class HttpHost {
         String body = response.body();
         if (type.startsWith("text/event-stream")) {
             for (String line : body.split("\n")) {
-                if (line.startsWith("data:")) {
+                // a priming event (an id with empty data) carries no message
+                if (line.startsWith("data:") && !line.substring(5).isBlank()) {
                     messages.add(Json.parse(line.substring(5).trim()));
                 }
             }

@@ -36,29 +36,52 @@ public final class HttpFront implements AutoCloseable {
 
     private final Server server;
     private final ServerConnector connector;
-    private final LegacySessions sessions = new LegacySessions(Duration.ofHours(1));
+    private final ReplayCounters replayCounters = new ReplayCounters();
+    private final LegacySessions sessions;
+    private final Thread sweeper;
     private final ModernListeners listeners = new ModernListeners();
     private final Runnable unsubscribe;
 
-    private HttpFront(Gateway gateway, InetSocketAddress address, String token, Duration keepAlive) {
+    private HttpFront(Gateway gateway, InetSocketAddress address, String token, Duration keepAlive, SseSettings sse) {
+        sessions = new LegacySessions(Duration.ofHours(1), sse, replayCounters);
         server = new Server(new VirtualThreadPool(MAX_CONCURRENT_EXCHANGES));
         connector = new ServerConnector(server);
         connector.setHost(address.getHostString());
         connector.setPort(address.getPort());
         connector.setAcceptQueueSize(ACCEPT_QUEUE);
         server.addConnector(connector);
-        McpEndpoint mcp = new McpEndpoint(gateway.hostRequests(), sessions, listeners, keepAlive);
+        McpEndpoint mcp = new McpEndpoint(gateway.hostRequests(), sessions, listeners, keepAlive, sse,
+                replayCounters);
         server.setHandler(new GatewayHandler(new AccessGuard(token, address.getHostString()), mcp,
-                new StatusPage(gateway.pool())));
+                new StatusPage(gateway.pool(), replayCounters)));
         server.setStopTimeout(2_000);
         unsubscribe = gateway.listChanges().subscribe(this::listsChanged);
+        sweeper = Thread.ofVirtual().name("mcpx-http-sweeper").unstarted(() -> sweep(sse.sweepEvery()));
+    }
+
+    private void sweep(Duration every) {
+        while (true) {
+            try {
+                Thread.sleep(every);
+            } catch (InterruptedException e) {
+                return;
+            }
+            sessions.sweep();
+        }
     }
 
     /** Starts serving; {@code address} port 0 picks a free port (see {@link #port()}). */
     public static HttpFront start(Gateway gateway, InetSocketAddress address, String token, Duration keepAlive)
             throws Exception {
-        HttpFront front = new HttpFront(gateway, address, token, keepAlive);
+        return start(gateway, address, token, keepAlive, SseSettings.DEFAULTS);
+    }
+
+    /** With other SSE limits than the defaults (tests shrink the store and the grace period). */
+    static HttpFront start(Gateway gateway, InetSocketAddress address, String token, Duration keepAlive,
+                           SseSettings sse) throws Exception {
+        HttpFront front = new HttpFront(gateway, address, token, keepAlive, sse);
         front.server.start();
+        front.sweeper.start();
         return front;
     }
 
@@ -93,6 +116,7 @@ public final class HttpFront implements AutoCloseable {
     @Override
     public void close() {
         unsubscribe.run();
+        sweeper.interrupt();
         sessions.all().forEach(LegacySession::end);
         listeners.all().forEach(listener -> listener.stream().finish());
         try {

@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** One legacy host's session: its version, its calls in flight, its GET listen stream. */
+/** One legacy host's session: its version, its calls in flight, its GET listen stream, its resumable events. */
 final class LegacySession {
 
     /** How long an upstream's sampling/elicitation/roots request waits for the host's answer. */
@@ -19,15 +19,17 @@ final class LegacySession {
     final ProtocolVersion version;
     final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
     final CallLimit calls = CallLimit.perHost();
+    final ReplayStore replay;
     volatile SseStream listen;
     volatile boolean initialized;
     /** Server->client requests passed to this host during its calls (set at initialize). */
     volatile HostAsks asks = new HostAsks(null, HOST_ANSWER_TIMEOUT);
     private volatile long lastUsedNanos = System.nanoTime();
 
-    LegacySession(String id, ProtocolVersion version) {
+    LegacySession(String id, ProtocolVersion version, ReplayStore replay) {
         this.id = id;
         this.version = version;
+        this.replay = replay;
     }
 
     void touch() {
@@ -38,12 +40,19 @@ final class LegacySession {
         return lastUsedNanos;
     }
 
-    /** The host deleted the session: its calls are cancelled and its stream ended. */
+    /** The host deleted the session (or it expired): its calls are cancelled, its streams ended, its events dropped. */
     void end() {
         inFlight.values().forEach(cancellation -> cancellation.cancel("session deleted"));
         SseStream stream = listen;
         if (stream != null) {
             stream.finish();
         }
+        replay.clear();
+    }
+
+    /** Nothing ties the session to a host right now: no call in flight, no connected listen stream. */
+    boolean isIdle() {
+        SseStream stream = listen;
+        return inFlight.isEmpty() && (stream == null || !stream.isAttached());
     }
 }

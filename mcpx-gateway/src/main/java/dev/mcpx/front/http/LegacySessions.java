@@ -7,27 +7,36 @@ import java.util.Collection;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The legacy sessions mcpx minted, by id. Ids are 128 random bits: unguessable, visible ASCII.
  * Hosts often leave without DELETE, so a session idle for {@code idleLimit} (no request, no
- * listen stream, no call in flight) is forgotten when the next one is created.
+ * connected listen stream, no call in flight) is forgotten, with its kept events, when the next
+ * one is created or at the next {@link #sweep}.
  */
 final class LegacySessions {
 
     private final SecureRandom random = new SecureRandom();
     private final Map<String, LegacySession> byId = new ConcurrentHashMap<>();
     private final Duration idleLimit;
+    private final SseSettings sse;
+    private final ReplayCounters counters;
+    /** Front-wide, so an event id names one stream of one session. */
+    private final AtomicLong streamNumbers = new AtomicLong();
 
-    LegacySessions(Duration idleLimit) {
+    LegacySessions(Duration idleLimit, SseSettings sse, ReplayCounters counters) {
         this.idleLimit = idleLimit;
+        this.sse = sse;
+        this.counters = counters;
     }
 
     LegacySession create(ProtocolVersion version) {
         forgetIdle();
         byte[] bytes = new byte[16];
         random.nextBytes(bytes);
-        LegacySession session = new LegacySession(HexFormat.of().formatHex(bytes), version);
+        LegacySession session = new LegacySession(HexFormat.of().formatHex(bytes), version,
+                new ReplayStore(streamNumbers, sse, counters));
         byId.put(session.id, session);
         return session;
     }
@@ -42,8 +51,18 @@ final class LegacySessions {
 
     private void forgetIdle() {
         long now = System.nanoTime();
-        byId.values().removeIf(session -> session.listen == null && session.inFlight.isEmpty()
-                && now - session.lastUsedNanos() > idleLimit.toNanos());
+        for (LegacySession session : byId.values()) {
+            if (session.isIdle() && now - session.lastUsedNanos() > idleLimit.toNanos() && byId.remove(session.id, session)) {
+                session.end();
+            }
+        }
+    }
+
+    /** Forgets idle sessions and drops the streams nobody resumed within the grace period. */
+    void sweep() {
+        forgetIdle();
+        long now = System.nanoTime();
+        byId.values().forEach(session -> session.replay.sweep(now));
     }
 
     LegacySession remove(String id) {

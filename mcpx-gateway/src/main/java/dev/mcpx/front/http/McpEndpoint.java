@@ -34,8 +34,8 @@ import org.eclipse.jetty.util.Callback;
  * or carries a session id, modern when its version (header or {@code _meta}) is 2026-07-28.
  * Legacy hosts get sessions, a GET listen stream and DELETE; modern hosts are served
  * statelessly with header validation and {@code subscriptions/listen}. Routed calls answer with
- * JSON when quick, else on an SSE stream, so progress can flow and a host that goes away cancels
- * its call.
+ * JSON when quick, else on an SSE stream, so progress can flow; a modern host that goes away
+ * cancels its call, a legacy host's stream is resumable ({@link ListenAndResume}).
  */
 final class McpEndpoint {
 
@@ -46,13 +46,18 @@ final class McpEndpoint {
     private final LegacySessions sessions;
     private final ModernListeners listeners;
     private final Duration keepAlive;
+    private final SseSettings sse;
+    private final ListenAndResume listenAndResume;
     private final JsonRpcCodec codec = new JsonRpcCodec();
 
-    McpEndpoint(HostRequests requests, LegacySessions sessions, ModernListeners listeners, Duration keepAlive) {
+    McpEndpoint(HostRequests requests, LegacySessions sessions, ModernListeners listeners, Duration keepAlive,
+                SseSettings sse, ReplayCounters counters) {
         this.requests = requests;
         this.sessions = sessions;
         this.listeners = listeners;
         this.keepAlive = keepAlive;
+        this.sse = sse;
+        this.listenAndResume = new ListenAndResume(sse, counters, keepAlive);
     }
 
     void post(org.eclipse.jetty.server.Request request, Response response, Callback callback) throws Exception {
@@ -145,7 +150,7 @@ final class McpEndpoint {
                     return;
                 }
                 try {
-                    streamCall(hostRequest, Era.LEGACY, session.inFlight, session.asks, response, callback);
+                    streamCall(hostRequest, Era.LEGACY, session, response, callback);
                 } finally {
                     session.calls.release();
                 }
@@ -176,7 +181,7 @@ final class McpEndpoint {
             listen(hostRequest, response, callback);
         } else if (Router.ROUTED.contains(hostRequest.method())
                 && !HostRequests.REMOVED_IN_MODERN.contains(hostRequest.method())) {
-            streamCall(hostRequest, Era.MODERN, null, null, response, callback);
+            streamCall(hostRequest, Era.MODERN, null, response, callback);
         } else {
             JsonRpcMessage hostResult = requests.answer(hostRequest, Era.MODERN, null, new Cancellation());
             Replies.json(response, callback, status(Era.MODERN, hostResult), hostResult);
@@ -196,14 +201,21 @@ final class McpEndpoint {
         };
     }
 
-    /** A routed call answered on its own SSE stream: progress first, then the one answer. */
-    private void streamCall(Request hostRequest, Era era, Map<RequestId, Cancellation> inFlight, HostAsks asks,
-                            Response response, Callback callback) {
+    /**
+     * A routed call answered on its own stream: progress and requests to the host first, then the
+     * one answer. A modern host that goes away cancels its call; a legacy one does not (2025-11-25:
+     * disconnection is not cancellation), it resumes with GET and Last-Event-ID or cancels explicitly.
+     */
+    private void streamCall(Request hostRequest, Era era, LegacySession session, Response response, Callback callback) {
         Cancellation cancellation = new Cancellation();
+        Map<RequestId, Cancellation> inFlight = session == null ? null : session.inFlight;
+        HostAsks asks = session == null ? null : session.asks;
         if (inFlight != null) {
             inFlight.put(hostRequest.id(), cancellation);
         }
-        SseStream stream = SseStream.deferred(response, keepAlive, () -> cancellation.cancel("host disconnected"));
+        SseStream stream = session == null
+                ? SseStream.deferred(response, keepAlive, () -> cancellation.cancel("host disconnected"))
+                : SseStream.resumableCall(session.replay, sse, response, keepAlive);
         try {
             JsonRpcMessage hostResult = requests.answer(hostRequest, era,
                     hostProgress -> stream.send(new Notification(Methods.PROGRESS, hostProgress)), cancellation,
@@ -255,20 +267,7 @@ final class McpEndpoint {
             Replies.error(response, callback, 404, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Session not found: " + sessionId));
             return;
         }
-        SseStream stream = SseStream.open(response, keepAlive, () -> { });
-        SseStream previous = session.listen;
-        session.listen = stream;
-        if (previous != null) {
-            previous.finish();
-        }
-        try {
-            stream.awaitEnd();
-        } finally {
-            if (session.listen == stream) {
-                session.listen = null;
-            }
-        }
-        end(stream, callback);
+        listenAndResume.serve(session, request.getHeaders().get("Last-Event-ID"), response, callback);
     }
 
     void delete(org.eclipse.jetty.server.Request request, Response response, Callback callback) {

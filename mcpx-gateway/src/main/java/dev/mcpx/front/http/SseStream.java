@@ -2,151 +2,212 @@ package dev.mcpx.front.http;
 
 import dev.mcpx.protocol.JsonRpcCodec;
 import dev.mcpx.protocol.JsonRpcMessage;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import org.eclipse.jetty.io.Content;
+import java.util.List;
 import org.eclipse.jetty.server.Response;
 
 /**
- * One response to a host that may stream, written from several threads (progress, keep-alives,
- * the final answer). Once streaming, a comment line goes out every {@code keepAlive} so a host
- * that went away is noticed by a failed write even while the upstream is silent; {@code onBroken}
- * then runs once.
+ * One stream of messages to a host: a call's progress, requests and answer, or a listen stream's
+ * notifications. {@link #send} is the one way to put a message on it, from any thread.
+ *
+ * <p>A modern stream lives and dies with its HTTP response. A legacy (resumable) stream outlives
+ * it: every event gets an id ({@code <stream>-<seq>}) and is kept in the session's
+ * {@link ReplayStore}; when the host's connection breaks the stream goes on detached (the call
+ * keeps running, disconnection is not cancellation), and a GET with {@code Last-Event-ID}
+ * ({@link #resume}) replays what was missed and carries the rest.
  */
 final class SseStream {
 
     private static final JsonRpcCodec CODEC = new JsonRpcCodec();
 
-    private final Response response;
-    private final Runnable onBroken;
-    private final String[] extraHeaders;
-    private boolean committed;
-    private boolean broken;
-    private boolean finished;
+    private final ReplayStore store;
+    private final StreamLog log;
+    private final String retryField;
+    private final SseConnection origin;
+    /** The connection events go to now; null while the host is away. Guarded by this. */
+    private SseConnection attached;
 
-    private SseStream(Response response, Runnable onBroken, String[] extraHeaders) {
-        this.response = response;
-        this.onBroken = onBroken;
-        this.extraHeaders = extraHeaders.clone();
+    private SseStream(ReplayStore store, SseSettings settings, Response response, Duration firstKeepAlive,
+                      Duration keepAlive, Runnable onBroken, String[] extraHeaders) {
+        this.store = store;
+        this.log = store == null ? null : store.open(this);
+        this.retryField = settings == null ? null : "retry: " + settings.retry().toMillis() + "\n";
+        String prologue = log == null ? null : "id: " + log.primingId() + "\n" + retryField + "data: \n\n";
+        if (firstKeepAlive == null) {
+            origin = SseConnection.open(response, keepAlive, broken -> brokenConnection(broken, onBroken), prologue,
+                    extraHeaders);
+        } else {
+            origin = SseConnection.deferred(response, firstKeepAlive, keepAlive,
+                    broken -> brokenConnection(broken, onBroken), prologue, extraHeaders);
+        }
+        attached = origin;
     }
 
-    /** An SSE response that starts now: headers (plus {@code extraHeaders} pairs) go out at once. */
+    /** A modern SSE response that starts now (headers plus {@code extraHeaders} pairs at once). */
     static SseStream open(Response response, Duration keepAlive, Runnable onBroken, String... extraHeaders) {
-        SseStream stream = deferred(response, keepAlive, onBroken, extraHeaders);
-        stream.write(": stream open\n\n", false);
-        return stream;
+        return new SseStream(null, null, response, null, keepAlive, onBroken, extraHeaders);
     }
 
     /**
-     * A response that becomes SSE only when something must be sent before the answer (progress,
-     * or a keep-alive after {@code keepAlive}); an answer that comes first goes out as plain JSON
-     * with its own HTTP status ({@link #answer}).
+     * A modern response that becomes SSE only when something must be sent before the answer
+     * (progress, or a keep-alive after {@code keepAlive}); an answer that comes first goes out
+     * as plain JSON with its own HTTP status ({@link #answer}).
      */
     static SseStream deferred(Response response, Duration keepAlive, Runnable onBroken, String... extraHeaders) {
-        SseStream stream = new SseStream(response, onBroken, extraHeaders);
-        Thread.ofVirtual().name("mcpx-sse-keepalive").start(() -> stream.keepAlive(keepAlive));
-        return stream;
+        return new SseStream(null, null, response, keepAlive, keepAlive, onBroken, extraHeaders);
     }
 
-    private void keepAlive(Duration interval) {
-        while (isOpen()) {
-            try {
-                Thread.sleep(interval);
-            } catch (InterruptedException e) {
-                return;
-            }
-            write(":\n\n", false);
-        }
-    }
-
-    /** Sends one message as an SSE event; false when the host is gone. */
-    boolean send(JsonRpcMessage message) {
-        return write("event: message\ndata: " + CODEC.encode(message) + "\n\n", false);
+    /** A legacy listen stream (GET): resumable, starting now with its priming event. */
+    static SseStream resumable(ReplayStore store, SseSettings settings, Response response, Duration keepAlive) {
+        return new SseStream(store, settings, response, null, keepAlive, () -> { }, new String[0]);
     }
 
     /**
-     * The one answer: plain JSON with {@code status} when the stream has not started, else the
-     * last event. The response is finished either way.
+     * A legacy call's stream (POST): plain JSON if the answer comes within the settings' JSON
+     * window and nothing had to be sent before it, else resumable SSE from its priming event on.
      */
-    void answer(JsonRpcMessage message, int status) {
+    static SseStream resumableCall(ReplayStore store, SseSettings settings, Response response, Duration keepAlive) {
+        return new SseStream(store, settings, response, settings.jsonWindow(), keepAlive, () -> { }, new String[0]);
+    }
+
+    private void brokenConnection(SseConnection connection, Runnable onBroken) {
+        if (log == null) {
+            onBroken.run();
+            return;
+        }
         synchronized (this) {
-            if (!committed && !broken && !finished) {
-                committed = true;
-                finished = true;
-                response.setStatus(status);
-                response.getHeaders().put("Content-Type", "application/json");
-                headers();
-                try {
-                    Content.Sink.write(response, true, ByteBuffer.wrap(CODEC.encode(message).getBytes(StandardCharsets.UTF_8)));
-                } catch (IOException | RuntimeException e) {
-                    broken = true;
-                }
-                notifyAll();
-                return;
+            if (attached == connection) {
+                attached = null;
             }
         }
-        send(message);
-        finish();
     }
 
-    private void headers() {
-        for (int i = 0; i + 1 < extraHeaders.length; i += 2) {
-            response.getHeaders().put(extraHeaders[i], extraHeaders[i + 1]);
+    private static String event(String id, String data) {
+        return (id == null ? "" : "id: " + id + "\n") + "event: message\ndata: " + data + "\n\n";
+    }
+
+    /**
+     * Sends one message as an SSE event. False when it cannot reach the host: a modern host that
+     * went away, or a legacy stream that ended or was dropped. A legacy host that is only away
+     * gets it when it resumes.
+     */
+    boolean send(JsonRpcMessage message) {
+        String data = CODEC.encode(message);
+        if (log == null) {
+            return origin.write(event(null, data), false);
         }
-    }
-
-    /** Ends the response: nothing more is written. */
-    void finish() {
-        write("", true);
-    }
-
-    synchronized boolean isOpen() {
-        return !broken && !finished;
-    }
-
-    synchronized boolean isBroken() {
-        return broken;
-    }
-
-    /** Blocks the handler until the stream is finished or the host went away. */
-    synchronized void awaitEnd() throws InterruptedException {
-        while (!broken && !finished) {
-            wait();
-        }
-    }
-
-    private boolean write(String text, boolean last) {
-        boolean notify;
         synchronized (this) {
-            if (broken || finished) {
+            StreamLog.Event kept = log.complete ? null : store.append(log, data);
+            if (kept == null) {
                 return false;
             }
-            try {
-                if (!committed) {
-                    committed = true;
-                    response.setStatus(200);
-                    response.getHeaders().put("Content-Type", "text/event-stream");
-                    response.getHeaders().put("Cache-Control", "no-cache");
-                    response.getHeaders().put("X-Accel-Buffering", "no");
-                    headers();
+            if (attached != null) {
+                attached.write(event(kept.id(), data), false);
+            }
+            return true;
+        }
+    }
+
+    /**
+     * The one answer: plain JSON with {@code status} when nothing was streamed yet, else the last
+     * event. A legacy stream whose host is away keeps it for a resuming GET.
+     */
+    void answer(JsonRpcMessage message, int status) {
+        String data = CODEC.encode(message);
+        if (log == null) {
+            if (!origin.json(data, status)) {
+                origin.write(event(null, data), false);
+                origin.finish();
+            }
+            return;
+        }
+        synchronized (this) {
+            if (attached == origin && origin.json(data, status)) {
+                store.drop(log);
+                return;
+            }
+            StreamLog.Event kept = log.complete ? null : store.append(log, data);
+            store.complete(log, true);
+            if (kept != null && attached != null) {
+                SseConnection to = attached;
+                attached = null;
+                if (to.write(event(kept.id(), data), false) && to.finish()) {
+                    store.delivered(log);
                 }
-                Content.Sink.write(response, last, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
-                finished = last;
-                if (last) {
-                    notifyAll();
-                }
-                return true;
-            } catch (IOException | RuntimeException e) {
-                broken = true;
-                notify = true;
-                notifyAll();
             }
         }
-        if (notify) {
-            onBroken.run();
+    }
+
+    /** Ends the stream: nothing more is sent; a legacy stream's unsent events stay resumable for the grace period. */
+    void finish() {
+        if (log == null) {
+            origin.finish();
+            return;
         }
-        return false;
+        SseConnection to;
+        synchronized (this) {
+            store.complete(log, false);
+            to = attached;
+            attached = null;
+        }
+        if (to != null) {
+            to.finish();
+        }
+    }
+
+    /**
+     * A host's GET with {@code Last-Event-ID} {@code <stream>-afterSeq}: the kept events after it
+     * on a new SSE response, then the live ones until the stream completes. The previous
+     * connection, if any, is ended (a message goes on one connection only). Null when some of
+     * the events were evicted meanwhile.
+     */
+    SseConnection resume(Response response, long afterSeq, Duration keepAlive, ReplayCounters counters) {
+        synchronized (this) {
+            List<StreamLog.Event> replay = store.after(log, afterSeq);
+            if (replay == null) {
+                return null;
+            }
+            SseConnection previous = attached;
+            attached = null;
+            if (previous != null) {
+                previous.finish();
+            }
+            SseConnection resumed = SseConnection.open(response, keepAlive,
+                    broken -> brokenConnection(broken, () -> { }), retryField + "\n");
+            counters.resumptions.incrementAndGet();
+            for (StreamLog.Event event : replay) {
+                if (!resumed.write(event(event.id(), event.data()), false)) {
+                    return resumed;
+                }
+                counters.replayedEvents.incrementAndGet();
+            }
+            if (log.complete) {
+                if (resumed.finish() && log.carriesResponse) {
+                    store.delivered(log);
+                }
+            } else {
+                attached = resumed;
+            }
+            return resumed;
+        }
+    }
+
+    /** The HTTP response that opened the stream: what its handler waits on. */
+    SseConnection origin() {
+        return origin;
+    }
+
+    /** True while some connection carries this stream to its host. */
+    synchronized boolean isAttached() {
+        return attached != null && attached.isOpen();
+    }
+
+    boolean isBroken() {
+        return origin.isBroken();
+    }
+
+    /** Blocks the opening handler until its response is finished or the host went away. */
+    void awaitEnd() throws InterruptedException {
+        origin.awaitEnd();
     }
 }

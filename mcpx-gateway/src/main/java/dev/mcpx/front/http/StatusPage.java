@@ -8,13 +8,18 @@ import org.eclipse.jetty.util.Callback;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code GET /status}: one entry per upstream with its state and counters. */
+/**
+ * {@code GET /status}: one entry per upstream with its state and counters, and what the legacy
+ * front's resumable SSE streams did ({@code sse}).
+ */
 final class StatusPage {
 
     private final Pool pool;
+    private final ReplayCounters replay;
 
-    StatusPage(Pool pool) {
+    StatusPage(Pool pool, ReplayCounters replay) {
         this.pool = pool;
+        this.replay = replay;
     }
 
     void get(Response response, Callback callback) {
@@ -45,6 +50,14 @@ final class StatusPage {
                 entry.put("reason", status.reason());
             }
         }
+        ObjectNode sse = page.putObject("sse");
+        sse.put("resumptions", replay.resumptions.get());
+        sse.put("replayedEvents", replay.replayedEvents.get());
+        sse.put("refusedResumptions", replay.refusedResumptions.get());
+        sse.put("evictedEvents", replay.evictedEvents.get());
+        sse.put("droppedResults", replay.droppedResults.get());
+        sse.put("keptEvents", replay.keptEvents.get());
+        sse.put("keptBytes", replay.keptBytes.get());
         return page;
     }
 }

@@ -81,7 +81,7 @@ class PassThroughTest {
         Iterator<String> lines = response.body().iterator();
         while (lines.hasNext()) {
             String line = lines.next();
-            if (!line.startsWith("data:")) {
+            if (!line.startsWith("data:") || line.substring(5).isBlank()) {
                 continue;
             }
             JsonNode message = Json.parse(line.substring(5).trim());

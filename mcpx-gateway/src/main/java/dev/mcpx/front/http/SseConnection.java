@@ -1,0 +1,155 @@
+package dev.mcpx.front.http;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Response;
+
+/**
+ * One HTTP response that carries an SSE stream, or a plain JSON answer if that comes before
+ * anything had to be streamed. Written from several threads (events, keep-alives, the answer).
+ * Once streaming, a comment goes out every {@code keepAlive} so a host that went away is noticed
+ * by a failed write even while the upstream is silent; {@code onBroken} then runs once.
+ */
+final class SseConnection {
+
+    private final Response response;
+    private final Consumer<SseConnection> onBroken;
+    private final String prologue;
+    private final String[] extraHeaders;
+    private boolean committed;
+    private boolean broken;
+    private boolean finished;
+
+    /**
+     * @param prologue written first when the response turns into SSE (a priming event, a
+     *                 {@code retry:}), or null
+     */
+    private SseConnection(Response response, Consumer<SseConnection> onBroken, String prologue, String[] extraHeaders) {
+        this.response = response;
+        this.onBroken = onBroken;
+        this.prologue = prologue;
+        this.extraHeaders = extraHeaders.clone();
+    }
+
+    /** Starts SSE now: headers and the prologue (or an opening comment) go out at once. */
+    static SseConnection open(Response response, Duration keepAlive, Consumer<SseConnection> onBroken, String prologue,
+                              String... extraHeaders) {
+        SseConnection connection = new SseConnection(response, onBroken, prologue, extraHeaders);
+        connection.write(prologue == null ? ": stream open\n\n" : "", false);
+        connection.startKeepAlive(keepAlive, keepAlive);
+        return connection;
+    }
+
+    /**
+     * Becomes SSE only when something is written or, failing that, after {@code firstKeepAlive};
+     * an answer that comes first can go out as plain JSON ({@link #json}).
+     */
+    static SseConnection deferred(Response response, Duration firstKeepAlive, Duration keepAlive,
+                                  Consumer<SseConnection> onBroken, String prologue, String... extraHeaders) {
+        SseConnection connection = new SseConnection(response, onBroken, prologue, extraHeaders);
+        connection.startKeepAlive(firstKeepAlive, keepAlive);
+        return connection;
+    }
+
+    private void startKeepAlive(Duration first, Duration interval) {
+        Thread.ofVirtual().name("mcpx-sse-keepalive").start(() -> {
+            Duration wait = first;
+            while (isOpen()) {
+                try {
+                    Thread.sleep(wait);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                write(":\n\n", false);
+                wait = interval;
+            }
+        });
+    }
+
+    /**
+     * The whole answer as plain JSON with {@code status}, if nothing was streamed yet; the
+     * response is then finished. False when the response is already SSE (or over).
+     */
+    boolean json(String body, int status) {
+        synchronized (this) {
+            if (committed || broken || finished) {
+                return false;
+            }
+            committed = true;
+            finished = true;
+            response.setStatus(status);
+            response.getHeaders().put("Content-Type", "application/json");
+            headers();
+            try {
+                Content.Sink.write(response, true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)));
+            } catch (IOException | RuntimeException e) {
+                broken = true;
+            }
+            notifyAll();
+            return true;
+        }
+    }
+
+    private void headers() {
+        for (int i = 0; i + 1 < extraHeaders.length; i += 2) {
+            response.getHeaders().put(extraHeaders[i], extraHeaders[i + 1]);
+        }
+    }
+
+    /** Ends the response; true when it ended cleanly (everything written reached the socket). */
+    boolean finish() {
+        return write("", true);
+    }
+
+    synchronized boolean isOpen() {
+        return !broken && !finished;
+    }
+
+    synchronized boolean isBroken() {
+        return broken;
+    }
+
+    /** Blocks the handler until the response is finished or the host went away. */
+    synchronized void awaitEnd() throws InterruptedException {
+        while (!broken && !finished) {
+            wait();
+        }
+    }
+
+    /** Writes SSE text (committing the response as SSE first); false when the host is gone or the response over. */
+    boolean write(String text, boolean last) {
+        synchronized (this) {
+            if (broken || finished) {
+                return false;
+            }
+            try {
+                if (!committed) {
+                    committed = true;
+                    response.setStatus(200);
+                    response.getHeaders().put("Content-Type", "text/event-stream");
+                    response.getHeaders().put("Cache-Control", "no-cache");
+                    response.getHeaders().put("X-Accel-Buffering", "no");
+                    headers();
+                    if (prologue != null) {
+                        text = prologue + text;
+                    }
+                }
+                Content.Sink.write(response, last, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
+                finished = last;
+                if (last) {
+                    notifyAll();
+                }
+                return true;
+            } catch (IOException | RuntimeException e) {
+                broken = true;
+                notifyAll();
+            }
+        }
+        onBroken.accept(this);
+        return false;
+    }
+}
