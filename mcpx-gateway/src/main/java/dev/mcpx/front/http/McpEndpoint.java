@@ -18,6 +18,7 @@ import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
+import dev.mcpx.router.LogLevel;
 import dev.mcpx.router.Router;
 import java.io.IOException;
 import java.io.InputStream;
@@ -145,13 +146,18 @@ final class McpEndpoint {
                     return;
                 }
                 try {
-                    streamCall(hostRequest, Era.LEGACY, session.inFlight, session.asks, response, callback);
+                    streamCall(hostRequest, Era.LEGACY, session.inFlight, session.asks, session.logLevel, response, callback);
                 } finally {
                     session.calls.release();
                 }
             }
-            case Request hostRequest ->
-                    Replies.json(response, callback, 200, requests.answer(hostRequest, Era.LEGACY, null, new Cancellation()));
+            case Request hostRequest -> {
+                JsonRpcMessage hostResult = requests.answer(hostRequest, Era.LEGACY, null, new Cancellation());
+                if (Methods.LOGGING_SET_LEVEL.equals(hostRequest.method()) && !(hostResult instanceof ErrorResponse)) {
+                    session.logLevel = LogLevel.parse(Json.text(hostRequest.params(), "level"));
+                }
+                Replies.json(response, callback, 200, hostResult);
+            }
             default -> {
                 // the host's answer to a sampling/elicitation/roots request mcpx passed to it
                 session.asks.complete(hostMessage);
@@ -176,7 +182,7 @@ final class McpEndpoint {
             listen(hostRequest, response, callback);
         } else if (Router.ROUTED.contains(hostRequest.method())
                 && !HostRequests.REMOVED_IN_MODERN.contains(hostRequest.method())) {
-            streamCall(hostRequest, Era.MODERN, null, null, response, callback);
+            streamCall(hostRequest, Era.MODERN, null, null, null, response, callback);
         } else {
             JsonRpcMessage hostResult = requests.answer(hostRequest, Era.MODERN, null, new Cancellation());
             Replies.json(response, callback, status(Era.MODERN, hostResult), hostResult);
@@ -196,9 +202,9 @@ final class McpEndpoint {
         };
     }
 
-    /** A routed call answered on its own SSE stream: progress first, then the one answer. */
+    /** A routed call answered on its own SSE stream: progress and log lines first, then the one answer. */
     private void streamCall(Request hostRequest, Era era, Map<RequestId, Cancellation> inFlight, HostAsks asks,
-                            Response response, Callback callback) {
+                            LogLevel logLevel, Response response, Callback callback) {
         Cancellation cancellation = new Cancellation();
         if (inFlight != null) {
             inFlight.put(hostRequest.id(), cancellation);
@@ -207,7 +213,8 @@ final class McpEndpoint {
         try {
             JsonRpcMessage hostResult = requests.answer(hostRequest, era,
                     hostProgress -> stream.send(new Notification(Methods.PROGRESS, hostProgress)), cancellation,
-                    asks == null ? null : asks.capabilities(), asks == null ? null : asks.forCall(stream::send, cancellation));
+                    asks == null ? null : asks.capabilities(), asks == null ? null : asks.forCall(stream::send, cancellation),
+                    hostLog -> stream.send(new Notification(Methods.MESSAGE, hostLog)), logLevel);
             // a call the host cancelled gets no response (MCP cancellation rules)
             if (!cancellation.isCancelled()) {
                 stream.answer(hostResult, status(era, hostResult));
