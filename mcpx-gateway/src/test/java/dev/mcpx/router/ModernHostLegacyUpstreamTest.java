@@ -15,11 +15,14 @@ import dev.mcpx.front.http.HttpFront;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.HttpHost.Exchange;
+import dev.mcpx.gateway.LineHost;
 import dev.mcpx.gateway.TestGateways;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.testkit.conformance.ConformanceUpstream;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.net.InetSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.Pipe;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -81,7 +84,10 @@ class ModernHostLegacyUpstreamTest {
     void theUpstreamsSamplingBecomesAnInputRequiredResultAndTheRetryCompletesTheHeldCall() throws Exception {
         ObjectNode first = modernCall(1, "l__test_sampling", capabilities("sampling"), null);
         ((ObjectNode) first.path("params").path("arguments")).put("prompt", "Capital of France?");
-        JsonNode asked = send(first).reply().path("result");
+        Exchange firstRound = send(first);
+        // the upstream's request never reaches the host as a request, only inside the result
+        assertThat(methods(firstRound.messages())).isEmpty();
+        JsonNode asked = firstRound.reply().path("result");
         assertThat(asked.path("resultType").asString()).isEqualTo("input_required");
         String key = onlyKey(asked);
         assertThat(asked.path("inputRequests").path(key).path("method").asString()).isEqualTo("sampling/createMessage");
@@ -177,6 +183,37 @@ class ModernHostLegacyUpstreamTest {
         answers.set(onlyKey(asked), confirmed);
         Exchange done = send(retry(first, 2, answers, asked.get("requestState")));
         assertThat(done.text()).startsWith("state-ok");
+    }
+
+    @Test
+    void aModernStdioHostGetsTheAskAsAnInputRequiredResultNotARequestOnStdout() throws Exception {
+        Pipe hostToGateway = Pipe.open();
+        Pipe gatewayToHost = Pipe.open();
+        var stdio = new dev.mcpx.front.stdio.StdioFront(gateway.hostRequests(), gateway.listChanges(),
+                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
+        Thread.ofVirtual().start(() -> {
+            try {
+                stdio.run();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try (LineHost stdioHost = new LineHost(Channels.newInputStream(gatewayToHost.source()),
+                Channels.newOutputStream(hostToGateway.sink()))) {
+            ObjectNode first = (ObjectNode) modernCall(0, "l__test_elicitation", capabilities("elicitation"), "info")
+                    .get("params");
+            String id = stdioHost.send("tools/call", first);
+            JsonNode asked = stdioHost.reply(id, Duration.ofSeconds(30)).path("result");
+            assertThat(asked.path("resultType").asString()).isEqualTo("input_required");
+            assertThat(stdioHost.nextNotification(Duration.ofMillis(300))).isNull();
+            ObjectNode answers = Json.object();
+            answers.set(onlyKey(asked), elicitationAnswer("username", "stdio-octocat"));
+            ObjectNode again = first.deepCopy();
+            again.set("inputResponses", answers);
+            again.set("requestState", asked.get("requestState"));
+            JsonNode done = stdioHost.reply(stdioHost.send("tools/call", again), Duration.ofSeconds(30));
+            assertThat(text(done)).contains("stdio-octocat");
+        }
     }
 
     @Test
