@@ -813,15 +813,18 @@ public final class McpClient implements AutoCloseable {
     }
 
     /**
-     * Who hears a log line: the request whose stream carried it; with no such relation (stdio),
-     * the only pending request that listens for logs.
+     * Who hears a log line: the request whose stream carried it; on a wire without per-request
+     * streams (stdio, HTTP+SSE), the only pending request that listens for logs. A line on a
+     * Streamable HTTP listen stream belongs to no call.
      */
     private Optional<Consumer<ObjectNode>> callLogs(RequestId relatedTo) {
         Waiter related = pending.get(relatedTo);
         if (related != null) {
             return Optional.ofNullable(related.logs());
         }
-        return Optional.ofNullable(pending.soleLogs());
+        Transport t = transport;
+        boolean perRequestStreams = t != null && t.kind() == TransportKind.STREAMABLE_HTTP;
+        return perRequestStreams ? Optional.empty() : Optional.ofNullable(pending.soleLogs());
     }
 
     /**

@@ -44,6 +44,8 @@ final class HeldCall {
     private final Duration askBound;
     private final Cancellation upstreamCancellation = new Cancellation();
     private final CompletableFuture<JsonNode> outcome = new CompletableFuture<>();
+    /** Set when the upstream asked what the host did not declare: the host's answer, then. */
+    private final CompletableFuture<McpErrorException> hostRefusal = new CompletableFuture<>();
     private final BlockingQueue<Ask> asked = new LinkedBlockingQueue<>();
     /** Asked of the host and not answered yet, by key; guarded by {@code this}. */
     private final Map<String, Ask> outstanding = new LinkedHashMap<>();
@@ -88,7 +90,15 @@ final class HeldCall {
                 throw error(ErrorCodes.INTERNAL_ERROR, closed);
             }
             HostCall current = host;
-            HostCapabilities.require(current == null ? null : current.hostCapabilities(), askedMethod, params);
+            ObjectNode missing = HostCapabilities.missing(current == null ? null : current.hostCapabilities(),
+                    askedMethod, params);
+            if (missing != null) {
+                // the host hears -32021 (2026-07-28 basic/index.md); the upstream's request is refused
+                McpErrorException forHost = HostCapabilities.missingError(missing);
+                hostRefusal.complete(forHost);
+                throw error(ErrorCodes.METHOD_NOT_FOUND, "the host did not declare " + missing
+                        + ", so mcpx cannot pass " + askedMethod + " to it");
+            }
             Ask ask = new Ask("mcpx-" + keys.incrementAndGet(), askedMethod, params, new CompletableFuture<>());
             asked.add(ask);
             if (closedBecause != null) {
@@ -157,6 +167,11 @@ final class HeldCall {
                 close("the host cancelled its call");
                 upstreamCancellation.cancel(hostCancellation.reason());
                 throw new RequestCancelledException(hostCancellation.reason());
+            }
+            if (hostRefusal.isDone()) {
+                close("the host cannot answer what the upstream asked");
+                upstreamCancellation.cancel("the host lacks a capability the call needs");
+                throw hostRefusal.join();
             }
             if (outcome.isDone()) {
                 close("the call has ended");

@@ -29,10 +29,13 @@ final class HostCapabilities {
     }
 
     /**
-     * Refuses a server->client request the host cannot answer: a method it did not declare, or
-     * an elicitation mode it did not declare (an empty {@code elicitation} means form only).
+     * What the host would need to answer a server->client request and did not declare, as a
+     * {@code requiredCapabilities} object, or null when it can answer: the method's capability,
+     * or for elicitation the mode (an empty {@code elicitation} means form only).
+     *
+     * @throws McpErrorException -32601 for a method that is no server->client request
      */
-    static void require(ObjectNode declared, String method, ObjectNode params) {
+    static ObjectNode missing(ObjectNode declared, String method, ObjectNode params) {
         String capability = switch (method) {
             case Methods.SAMPLING_CREATE_MESSAGE -> "sampling";
             case Methods.ELICITATION_CREATE -> "elicitation";
@@ -40,17 +43,27 @@ final class HostCapabilities {
             default -> throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + method));
         };
         ObjectNode granted = Json.objectAt(declared, capability);
+        ObjectNode required = Json.object();
         if (granted == null) {
-            throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND, "the host did not declare the "
-                    + capability + " capability, so mcpx cannot pass " + method + " to it"));
+            required.putObject(capability);
+            return required;
         }
         if (Methods.ELICITATION_CREATE.equals(method)) {
             String mode = Json.text(params, "mode") == null ? "form" : Json.text(params, "mode");
             boolean formOnly = !granted.has("form") && !granted.has("url");
             if (!(granted.has(mode) || formOnly && "form".equals(mode))) {
-                throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
-                        "the host did not declare elicitation in " + mode + " mode"));
+                required.putObject(capability).putObject(mode);
+                return required;
             }
         }
+        return null;
+    }
+
+    /** The 2026-07-28 answer to a request that needs what the host did not declare. */
+    static McpErrorException missingError(ObjectNode required) {
+        ObjectNode data = Json.object();
+        data.set("requiredCapabilities", required);
+        return new McpErrorException(new JsonRpcError(ErrorCodes.MISSING_REQUIRED_CLIENT_CAPABILITY,
+                "Missing required client capability: " + String.join(", ", required.propertyNames()), data));
     }
 }

@@ -127,12 +127,13 @@ class ModernHostLegacyUpstreamTest {
     }
 
     @Test
-    void aHostWithoutTheCapabilityIsNeverAskedAndGetsACleanAnswer() throws Exception {
+    void aHostWithoutTheCapabilityIsNeverAskedAndGetsMissingCapability() throws Exception {
         Exchange call = send(modernCall(1, "l__test_sampling", capabilities("elicitation"), null));
-        JsonNode reply = call.reply();
-        assertThat(reply.path("result").path("resultType").asString()).isNotEqualTo("input_required");
-        assertThat(reply.toString()).contains("sampling");
+        assertThat(call.status()).isEqualTo(400);
+        assertThat(call.errorCode()).isEqualTo(-32021);
+        assertThat(call.reply().path("error").path("data").path("requiredCapabilities").has("sampling")).isTrue();
         assertThat(gateway.hostRequests().heldCallCount()).isZero();
+        await().atMost(Duration.ofSeconds(60)).until(() -> gateway.pool().require("legacy").pendingRequests() == 0);
     }
 
     @Test
