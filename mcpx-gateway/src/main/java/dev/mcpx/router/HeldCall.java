@@ -53,11 +53,15 @@ final class HeldCall {
     private volatile HostCall host;
     private volatile String closedBecause;
 
-    /** {@code askBound}: the longest an upstream request waits for the host, whatever happens. */
-    HeldCall(String method, String target, Duration askBound) {
+    /**
+     * {@code askBound}: the longest an upstream request waits for the host, whatever happens;
+     * {@code first}: the host request that starts the call (it may ask before that request waits).
+     */
+    HeldCall(String method, String target, Duration askBound, HostCall first) {
         this.method = method;
         this.target = target;
         this.askBound = askBound;
+        this.host = first;
     }
 
     boolean matches(String retryMethod, String retryTarget) {
@@ -73,7 +77,8 @@ final class HeldCall {
         Thread.ofVirtual().name("mcpx-held-" + method).start(() -> {
             try {
                 outcome.complete(upstreamCall.apply(this));
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
+                // whatever ends the upstream call must end the host's wait too
                 outcome.completeExceptionally(e);
             }
         });
@@ -226,7 +231,7 @@ final class HeldCall {
             if (e.getCause() instanceof RuntimeException cause) {
                 throw cause;
             }
-            throw e;
+            throw new IllegalStateException("the held upstream call failed", e.getCause());
         }
     }
 

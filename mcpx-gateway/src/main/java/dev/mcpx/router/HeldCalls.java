@@ -55,7 +55,7 @@ public final class HeldCalls {
         JsonNode responses = upstreamRequest.remove("inputResponses");
         String target = target(upstreamRequest);
         if (state == null) {
-            HeldCall fresh = new HeldCall(call.method(), target, limits.expiry());
+            HeldCall fresh = new HeldCall(call.method(), target, limits.expiry(), call);
             fresh.startUpstream(self -> upstream.request(call.method(), upstreamRequest, RequestOptions.defaults()
                     .withCancellation(self.upstreamCancellation()).withServerRequests(self.upstreamAsks())
                     .withProgress(self::progress).withLogs(self::log)));
