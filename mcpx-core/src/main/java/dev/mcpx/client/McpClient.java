@@ -499,7 +499,7 @@ public final class McpClient implements AutoCloseable {
         RequestId id = RequestId.of(ids.incrementAndGet());
         attempt.id = id;
         ObjectNode sent = prepareParams(params, options, id, attempt.metaVersion);
-        Waiter waiter = pending.register(id, method, options.progress(), options.serverRequests());
+        Waiter waiter = pending.register(id, method, options.progress(), options.serverRequests(), options.logs());
         Cancellation cancellation = options.cancellation();
         Runnable stopListening = cancellation == null ? () -> { }
                 : cancellation.onCancel(reason -> pending.fail(id, new RequestCancelledException(reason)));
@@ -776,7 +776,7 @@ public final class McpClient implements AutoCloseable {
                 ServerRequestHandler handler = handlerFor(relatedTo);
                 Thread.ofVirtual().name("mcpx-server-request").start(() -> answer(request, handler));
             }
-            case Notification notification -> onNotification(notification);
+            case Notification notification -> onNotification(notification, relatedTo);
         }
     }
 
@@ -786,7 +786,7 @@ public final class McpClient implements AutoCloseable {
         }
     }
 
-    private void onNotification(Notification notification) {
+    private void onNotification(Notification notification, RequestId relatedTo) {
         ObjectNode params = notification.params() == null ? Json.object() : notification.params();
         switch (notification.method()) {
             case Methods.PROGRESS -> {
@@ -799,7 +799,10 @@ public final class McpClient implements AutoCloseable {
             case Methods.RESOURCES_LIST_CHANGED -> listChanged(CatalogueKind.RESOURCES);
             case Methods.PROMPTS_LIST_CHANGED -> listChanged(CatalogueKind.PROMPTS);
             case Methods.RESOURCES_UPDATED -> emit(new ClientEvent.ResourceUpdated(params));
-            case Methods.MESSAGE -> emit(new ClientEvent.Log(params));
+            case Methods.MESSAGE -> {
+                callLogs(relatedTo).ifPresent(logs -> logs.accept(params));
+                emit(new ClientEvent.Log(params));
+            }
             default -> log.debug("{}: ignored notification {}", name, notification.method());
         }
     }
@@ -807,6 +810,21 @@ public final class McpClient implements AutoCloseable {
     private void listChanged(CatalogueKind kind) {
         invalidate(kind);
         emit(new ClientEvent.ListChanged(kind));
+    }
+
+    /**
+     * Who hears a log line: the request whose stream carried it; on a wire without per-request
+     * streams (stdio, HTTP+SSE), the only pending request that listens for logs. A line on a
+     * Streamable HTTP listen stream belongs to no call.
+     */
+    private Optional<Consumer<ObjectNode>> callLogs(RequestId relatedTo) {
+        Waiter related = pending.get(relatedTo);
+        if (related != null) {
+            return Optional.ofNullable(related.logs());
+        }
+        Transport t = transport;
+        boolean perRequestStreams = t != null && t.kind() == TransportKind.STREAMABLE_HTTP;
+        return perRequestStreams ? Optional.empty() : Optional.ofNullable(pending.soleLogs());
     }
 
     /**

@@ -17,18 +17,22 @@ final class PendingRequests {
 
     /** One request waiting for its reply. */
     record Waiter(RequestId id, String method, CompletableFuture<JsonRpcMessage> reply,
-                  Consumer<ObjectNode> progress, ServerRequestHandler serverRequests) {
+                  Consumer<ObjectNode> progress, ServerRequestHandler serverRequests, Consumer<ObjectNode> logs) {
     }
 
     private final Map<RequestId, Waiter> byId = new ConcurrentHashMap<>();
 
     Waiter register(RequestId id, String method, Consumer<ObjectNode> progress) {
-        return register(id, method, progress, null);
+        return register(id, method, progress, null, null);
     }
 
-    /** {@code serverRequests}: answers what the upstream asks during this request (null: the client-wide handler). */
-    Waiter register(RequestId id, String method, Consumer<ObjectNode> progress, ServerRequestHandler serverRequests) {
-        Waiter waiter = new Waiter(id, method, new CompletableFuture<>(), progress, serverRequests);
+    /**
+     * {@code serverRequests}: answers what the upstream asks during this request (null: the
+     * client-wide handler); {@code logs}: receives its log notifications (null: none).
+     */
+    Waiter register(RequestId id, String method, Consumer<ObjectNode> progress, ServerRequestHandler serverRequests,
+                    Consumer<ObjectNode> logs) {
+        Waiter waiter = new Waiter(id, method, new CompletableFuture<>(), progress, serverRequests, logs);
         if (byId.putIfAbsent(id, waiter) != null) {
             throw new IllegalStateException("request id " + id + " is already pending");
         }
@@ -72,6 +76,20 @@ final class PendingRequests {
                     return null;
                 }
                 found = waiter.serverRequests();
+            }
+        }
+        return found;
+    }
+
+    /** The log listener of the only pending request that has one, or null when none or several do. */
+    Consumer<ObjectNode> soleLogs() {
+        Consumer<ObjectNode> found = null;
+        for (Waiter waiter : byId.values()) {
+            if (waiter.logs() != null) {
+                if (found != null) {
+                    return null;
+                }
+                found = waiter.logs();
             }
         }
         return found;

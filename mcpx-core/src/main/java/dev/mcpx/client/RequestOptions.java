@@ -11,14 +11,15 @@ import tools.jackson.databind.node.ObjectNode;
  * own) is what a modern request declares in {@code _meta}; {@code returnInputRequired} hands a
  * modern {@code InputRequiredResult} back to the caller (who retries itself) instead of resolving
  * it here; {@code serverRequests} (null: the client-wide handler) answers what the upstream asks
- * during this request.
+ * during this request; {@code logs} (null: none) receives the params of each
+ * {@code notifications/message} the upstream relates to this request.
  */
 public record RequestOptions(Duration timeout, Consumer<ObjectNode> progress, Cancellation cancellation,
                              ObjectNode clientCapabilities, boolean returnInputRequired,
-                             ServerRequestHandler serverRequests) {
+                             ServerRequestHandler serverRequests, Consumer<ObjectNode> logs) {
 
     public RequestOptions(Duration timeout, Consumer<ObjectNode> progress, Cancellation cancellation) {
-        this(timeout, progress, cancellation, null, false, null);
+        this(timeout, progress, cancellation, null, false, null, null);
     }
 
     public static RequestOptions defaults() {
@@ -26,26 +27,30 @@ public record RequestOptions(Duration timeout, Consumer<ObjectNode> progress, Ca
     }
 
     public RequestOptions withTimeout(Duration newTimeout) {
-        return new RequestOptions(newTimeout, progress, cancellation, clientCapabilities, returnInputRequired, serverRequests);
+        return new RequestOptions(newTimeout, progress, cancellation, clientCapabilities, returnInputRequired, serverRequests, logs);
     }
 
     public RequestOptions withProgress(Consumer<ObjectNode> listener) {
-        return new RequestOptions(timeout, listener, cancellation, clientCapabilities, returnInputRequired, serverRequests);
+        return new RequestOptions(timeout, listener, cancellation, clientCapabilities, returnInputRequired, serverRequests, logs);
     }
 
     public RequestOptions withCancellation(Cancellation signal) {
-        return new RequestOptions(timeout, progress, signal, clientCapabilities, returnInputRequired, serverRequests);
+        return new RequestOptions(timeout, progress, signal, clientCapabilities, returnInputRequired, serverRequests, logs);
     }
 
     public RequestOptions withClientCapabilities(ObjectNode capabilities) {
-        return new RequestOptions(timeout, progress, cancellation, capabilities, returnInputRequired, serverRequests);
+        return new RequestOptions(timeout, progress, cancellation, capabilities, returnInputRequired, serverRequests, logs);
     }
 
     public RequestOptions withReturnInputRequired(boolean returnToCaller) {
-        return new RequestOptions(timeout, progress, cancellation, clientCapabilities, returnToCaller, serverRequests);
+        return new RequestOptions(timeout, progress, cancellation, clientCapabilities, returnToCaller, serverRequests, logs);
     }
 
     public RequestOptions withServerRequests(ServerRequestHandler handler) {
-        return new RequestOptions(timeout, progress, cancellation, clientCapabilities, returnInputRequired, handler);
+        return new RequestOptions(timeout, progress, cancellation, clientCapabilities, returnInputRequired, handler, logs);
+    }
+
+    public RequestOptions withLogs(Consumer<ObjectNode> listener) {
+        return new RequestOptions(timeout, progress, cancellation, clientCapabilities, returnInputRequired, serverRequests, listener);
     }
 }

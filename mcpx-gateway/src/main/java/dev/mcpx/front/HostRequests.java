@@ -19,7 +19,9 @@ import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.TasksExtension;
+import dev.mcpx.router.HeldCalls;
 import dev.mcpx.router.HostCall;
+import dev.mcpx.router.LogLevel;
 import dev.mcpx.router.Router;
 import java.time.Duration;
 import java.util.Optional;
@@ -52,9 +54,15 @@ public final class HostRequests {
     private final int pageSize;
 
     public HostRequests(Catalogue catalogue, Pool pool, ServerIdentity identity, Duration startWait, int pageSize) {
+        this(catalogue, pool, identity, startWait, pageSize, HeldCalls.Limits.DEFAULT);
+    }
+
+    /** {@code heldCalls}: bounds on modern hosts' calls to legacy upstreams held between MRTR rounds. */
+    public HostRequests(Catalogue catalogue, Pool pool, ServerIdentity identity, Duration startWait, int pageSize,
+                        HeldCalls.Limits heldCalls) {
         this.catalogue = catalogue;
         this.pool = pool;
-        this.router = new Router(catalogue, pool, startWait);
+        this.router = new Router(catalogue, pool, startWait, heldCalls);
         this.identity = identity;
         this.startWait = startWait;
         this.pageSize = pageSize;
@@ -66,6 +74,11 @@ public final class HostRequests {
                 .filter(tool -> exposedName.equals(Json.text(tool, "name")))
                 .findFirst()
                 .map(tool -> tool.get("inputSchema"));
+    }
+
+    /** Modern hosts' calls to legacy upstreams waiting for the host's next MRTR round now. */
+    public int heldCallCount() {
+        return router.heldCallCount();
     }
 
     /** Which era a request is in, by its body: modern requests carry their version in {@code _meta}. */
@@ -86,6 +99,18 @@ public final class HostRequests {
      */
     public JsonRpcMessage answer(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
                                  Cancellation cancellation, ObjectNode hostCapabilities, ServerRequestHandler hostAsks) {
+        return answer(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks, null, null);
+    }
+
+    /**
+     * As above, with {@code hostLog}, which sends the upstream's {@code notifications/message}
+     * params to this host during the call (null: none), and {@code legacyLogLevel}, the level a
+     * legacy host set with {@code logging/setLevel} (null: none; a modern host's comes with each
+     * request).
+     */
+    public JsonRpcMessage answer(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
+                                 Cancellation cancellation, ObjectNode hostCapabilities, ServerRequestHandler hostAsks,
+                                 Consumer<ObjectNode> hostLog, LogLevel legacyLogLevel) {
         try {
             if (era == Era.MODERN) {
                 requireModernMeta(hostRequest);
@@ -94,7 +119,8 @@ public final class HostRequests {
                             "Method not found: " + hostRequest.method() + " does not exist in " + MODERN_VERSION));
                 }
             }
-            JsonNode hostResult = result(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks);
+            JsonNode hostResult = result(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks,
+                    hostLog, legacyLogLevel);
             return new Result(hostRequest.id(), era == Era.MODERN ? modern(hostRequest.method(), hostResult) : hostResult);
         } catch (McpException e) {
             return new ErrorResponse(hostRequest.id(), hostError(e.toError(), era));
@@ -106,18 +132,23 @@ public final class HostRequests {
     }
 
     private JsonNode result(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress, Cancellation cancellation,
-                            ObjectNode hostCapabilities, ServerRequestHandler hostAsks) {
+                            ObjectNode hostCapabilities, ServerRequestHandler hostAsks, Consumer<ObjectNode> hostLog,
+                            LogLevel legacyLogLevel) {
         String method = hostRequest.method();
         ListKind list = ListKind.ofMethod(method);
         if (list != null) {
             return page(list, hostRequest.params());
         }
         if (Router.ROUTED.contains(method)) {
-            ObjectNode declared = era == Era.MODERN
-                    ? Json.objectAt(Json.objectAt(hostRequest.params(), MetaKeys.META), MetaKeys.CLIENT_CAPABILITIES)
-                    : hostCapabilities;
+            ObjectNode meta = Json.objectAt(hostRequest.params(), MetaKeys.META);
+            ObjectNode declared = era == Era.MODERN ? Json.objectAt(meta, MetaKeys.CLIENT_CAPABILITIES) : hostCapabilities;
+            LogLevel logLevel = era == Era.MODERN ? LogLevel.parse(Json.text(meta, MetaKeys.LOG_LEVEL)) : legacyLogLevel;
             return router.route(new HostCall(method, hostRequest.params(), hostProgress, cancellation, era,
-                    declared, hostAsks));
+                    declared, hostAsks, hostLog, logLevel));
+        }
+        if (Methods.LOGGING_SET_LEVEL.equals(method) && LogLevel.parse(Json.text(hostRequest.params(), "level")) == null) {
+            throw new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS,
+                    "params.level must be a log level (debug, info, notice, warning, error, critical, alert, emergency)"));
         }
         return switch (method) {
             case Methods.INITIALIZE -> identity.initializeResult(hostRequest.params());

@@ -5,6 +5,7 @@ import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.config.ConfigWatcher;
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.front.HostRequests;
+import dev.mcpx.router.HeldCalls;
 import dev.mcpx.front.ListChanges;
 import dev.mcpx.front.ServerIdentity;
 import dev.mcpx.pool.Backoff;
@@ -36,7 +37,8 @@ public final class Gateway implements AutoCloseable {
         this.config = config;
         this.pool = new Pool(catalogue, settings.clients(), settings.backoff());
         this.changes = new ListChanges(catalogue, settings.debounce());
-        this.requests = new HostRequests(catalogue, pool, settings.identity(), settings.startWait(), settings.pageSize());
+        this.requests = new HostRequests(catalogue, pool, settings.identity(), settings.startWait(), settings.pageSize(),
+                settings.heldCalls());
         this.watcher = config.source()
                 .map(file -> new ConfigWatcher(file, new ConfigLoader(environment), this::reload))
                 .orElse(null);
@@ -94,23 +96,28 @@ public final class Gateway implements AutoCloseable {
 
     /** The knobs tests turn; {@link #defaults} for production. */
     public record Settings(ClientFactory clients, Backoff backoff, Duration startWait, int pageSize,
-                           Duration debounce, ServerIdentity identity) {
+                           Duration debounce, ServerIdentity identity, HeldCalls.Limits heldCalls) {
 
         public static Settings defaults(String version) {
             return new Settings(ClientFactory.standard(version), Backoff.DEFAULT, Duration.ofSeconds(5), 200,
-                    Duration.ofMillis(100), new ServerIdentity("mcpx", version));
+                    Duration.ofMillis(100), new ServerIdentity("mcpx", version), HeldCalls.Limits.DEFAULT);
         }
 
         public Settings withBackoff(Backoff value) {
-            return new Settings(clients, value, startWait, pageSize, debounce, identity);
+            return new Settings(clients, value, startWait, pageSize, debounce, identity, heldCalls);
         }
 
         public Settings withPageSize(int value) {
-            return new Settings(clients, backoff, startWait, value, debounce, identity);
+            return new Settings(clients, backoff, startWait, value, debounce, identity, heldCalls);
         }
 
         public Settings withStartWait(Duration value) {
-            return new Settings(clients, backoff, value, pageSize, debounce, identity);
+            return new Settings(clients, backoff, value, pageSize, debounce, identity, heldCalls);
+        }
+
+        /** How long, and how many, modern hosts' calls to legacy upstreams are held between MRTR rounds. */
+        public Settings withHeldCalls(HeldCalls.Limits value) {
+            return new Settings(clients, backoff, startWait, pageSize, debounce, identity, value);
         }
     }
 }

@@ -12,12 +12,20 @@ import tools.jackson.databind.node.ObjectNode;
  * fires when the host cancels or goes away. {@code hostEra} is the host's era (null: unknown);
  * {@code hostCapabilities} what the host declared (null: unknown); {@code hostAsks} passes
  * the upstream's server->client requests to the host (null: refused with a JSON-RPC error).
+ * {@code hostLog} sends a {@code notifications/message} to the host during the call (null: the
+ * host hears none); {@code hostLogLevel} is the least severe level it asked for (a legacy
+ * host's {@code logging/setLevel}, a modern host's {@code _meta}; null: none asked).
  */
 public record HostCall(String method, ObjectNode params, Consumer<ObjectNode> hostProgress,
                        Cancellation cancellation, Era hostEra, ObjectNode hostCapabilities,
-                       ServerRequestHandler hostAsks) {
+                       ServerRequestHandler hostAsks, Consumer<ObjectNode> hostLog, LogLevel hostLogLevel) {
 
     public HostCall(String method, ObjectNode params, Consumer<ObjectNode> hostProgress, Cancellation cancellation) {
-        this(method, params, hostProgress, cancellation, null, null, null);
+        this(method, params, hostProgress, cancellation, null, null, null, null, null);
+    }
+
+    public HostCall(String method, ObjectNode params, Consumer<ObjectNode> hostProgress, Cancellation cancellation,
+                    Era hostEra, ObjectNode hostCapabilities, ServerRequestHandler hostAsks) {
+        this(method, params, hostProgress, cancellation, hostEra, hostCapabilities, hostAsks, null, null);
     }
 }

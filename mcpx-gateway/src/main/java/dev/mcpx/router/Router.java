@@ -42,18 +42,30 @@ public final class Router {
     private final Pool pool;
     private final Duration startWait;
     private final TaskRoutes tasks;
+    private final HeldCalls heldCalls;
 
     /** {@code startWait}: how long a name not (yet) in the catalogue waits for upstreams still starting. */
     public Router(Catalogue catalogue, Pool pool, Duration startWait) {
+        this(catalogue, pool, startWait, HeldCalls.Limits.DEFAULT);
+    }
+
+    /** {@code heldCalls}: bounds on modern hosts' calls to legacy upstreams held between MRTR rounds. */
+    public Router(Catalogue catalogue, Pool pool, Duration startWait, HeldCalls.Limits heldCalls) {
         this.catalogue = catalogue;
         this.pool = pool;
         this.startWait = startWait;
         this.tasks = new TaskRoutes(pool);
+        this.heldCalls = new HeldCalls(heldCalls);
     }
 
     /** Whether hosts are offered the tasks extension: some upstream offers it, and its tasks pass through. */
     public boolean offersTasks() {
         return tasks.offered();
+    }
+
+    /** Modern hosts' calls to legacy upstreams waiting for the host's next MRTR round now. */
+    public int heldCallCount() {
+        return heldCalls.size();
     }
 
     /**
@@ -74,9 +86,15 @@ public final class Router {
             default -> throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
                     "Method not found: " + call.method()));
         };
-        RequestOptions options = RequestOptions.defaults().withCancellation(call.cancellation());
         Upstream upstream = pool.require(route.upstream());
-        options = withHostInteraction(options, call, upstream);
+        String upstreamEra = upstream.status().era();
+        CallLogs.askUpstream(call, upstreamRequest, "modern".equals(upstreamEra));
+        if (call.hostEra() == Era.MODERN && "legacy".equals(upstreamEra) && HeldCalls.BRIDGED.contains(call.method())) {
+            return heldCalls.route(call, upstream, upstreamRequest);
+        }
+        RequestOptions options = RequestOptions.defaults().withCancellation(call.cancellation())
+                .withLogs(CallLogs.toHost(call));
+        options = withHostInteraction(options, call);
         JsonNode hostToken = progressToken(hostRequest);
         if (hostToken != null && call.hostProgress() != null) {
             options = options.withProgress(upstreamProgress -> {
@@ -98,41 +116,37 @@ public final class Router {
     }
 
     /**
-     * Server->client interactions pass through within an era: a modern host gets the upstream's
-     * InputRequiredResult and retries itself; a legacy host answers the upstream's requests
-     * through {@code call.hostAsks()}. Across eras the upstream's asks get a JSON-RPC error.
+     * Server->client interactions with the host. A modern host gets a modern upstream's
+     * InputRequiredResult and retries itself (requestState passes through untouched); a legacy
+     * upstream's requests to it are held by {@link HeldCalls} (tools, prompts, resources) or
+     * refused. A legacy host is asked over its own connection ({@code call.hostAsks()}), whether
+     * the upstream asks with a request (legacy) or an InputRequiredResult, which the client then
+     * resolves round by round; a modern upstream is told the host's own capabilities.
      */
-    private static RequestOptions withHostInteraction(RequestOptions options, HostCall call, Upstream upstream) {
+    private static RequestOptions withHostInteraction(RequestOptions options, HostCall call) {
         if (call.hostEra() == null) {
             return options;
         }
         if (call.hostEra() == Era.MODERN) {
-            // the host retries with inputResponses/requestState itself; they pass through as params
             ObjectNode declared = call.hostCapabilities() != null ? call.hostCapabilities() : Json.object();
             return options.withClientCapabilities(declared).withReturnInputRequired(true)
-                    .withServerRequests(refusing("a modern host", "a legacy upstream"));
+                    .withServerRequests(refusing("a modern host during " + call.method()));
         }
-        // a legacy host: a modern upstream must not ask what mcpx cannot translate yet
-        ServerRequestHandler refuse = refusing("a legacy host", "a modern upstream");
         ServerRequestHandler hostAsks = call.hostAsks();
-        return options.withClientCapabilities(Json.object()).withServerRequests((method, params) -> {
-            if (hostAsks != null && "legacy".equals(upstream.status().era())) {
-                return hostAsks.handle(method, params);
-            }
-            if (hostAsks == null && Methods.PING.equals(method)) {
-                return Json.object();
-            }
-            return refuse.handle(method, params);
-        });
+        if (hostAsks == null) {
+            return options.withClientCapabilities(Json.object()).withServerRequests(refusing("this host"));
+        }
+        return options.withClientCapabilities(HostCapabilities.modernFromLegacy(call.hostCapabilities()))
+                .withServerRequests(hostAsks);
     }
 
-    private static ServerRequestHandler refusing(String host, String upstream) {
+    private static ServerRequestHandler refusing(String host) {
         return (method, params) -> {
             if (Methods.PING.equals(method)) {
                 return Json.object();
             }
             throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND, "mcpx cannot pass " + method
-                    + " from " + upstream + " to " + host + " (translating between eras is not supported yet)"));
+                    + " from the upstream to " + host));
         };
     }
 
@@ -215,7 +229,7 @@ public final class Router {
         return copy;
     }
 
-    private static JsonNode progressToken(ObjectNode hostRequest) {
+    static JsonNode progressToken(ObjectNode hostRequest) {
         ObjectNode meta = Json.objectAt(hostRequest, MetaKeys.META);
         JsonNode token = meta == null ? null : meta.get(MetaKeys.PROGRESS_TOKEN);
         return token == null || token.isNull() ? null : token;

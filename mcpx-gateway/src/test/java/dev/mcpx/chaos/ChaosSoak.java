@@ -127,7 +127,7 @@ final class ChaosSoak {
                 .maxMessageChars(MAX_MESSAGE_CHARS).events(events).build();
         Gateway.Settings defaults = TestGateways.settings();
         return new Gateway.Settings(clients, defaults.backoff(), defaults.startWait(), defaults.pageSize(),
-                defaults.debounce(), defaults.identity());
+                defaults.debounce(), defaults.identity(), defaults.heldCalls());
     }
 
     /** Waits until the catalogue lists all three upstreams' tools, so faults start on a working gateway. */

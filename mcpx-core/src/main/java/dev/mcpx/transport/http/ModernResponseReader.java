@@ -102,7 +102,8 @@ final class ModernResponseReader {
             events.accept(new TransportEvent.Received(new ErrorResponse(id, error.error())));
             return true;
         }
-        events.accept(new TransportEvent.Received(message));
+        // a notification on this stream relates to this request (its log lines, its progress)
+        events.accept(new TransportEvent.Received(message, id));
         return message instanceof Result r && r.id().equals(id)
                 || message instanceof ErrorResponse e && id.equals(e.id());
     }

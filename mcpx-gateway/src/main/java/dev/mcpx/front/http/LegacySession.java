@@ -5,6 +5,7 @@ import dev.mcpx.front.CallLimit;
 import dev.mcpx.front.HostAsks;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
+import dev.mcpx.router.LogLevel;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +25,8 @@ final class LegacySession {
     volatile boolean initialized;
     /** Server->client requests passed to this host during its calls (set at initialize). */
     volatile HostAsks asks = new HostAsks(null, HOST_ANSWER_TIMEOUT);
+    /** The level the host set with logging/setLevel (null: none yet). */
+    volatile LogLevel logLevel;
     private volatile long lastUsedNanos = System.nanoTime();
 
     LegacySession(String id, ProtocolVersion version, ReplayStore replay) {

@@ -18,6 +18,7 @@ import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
+import dev.mcpx.router.LogLevel;
 import dev.mcpx.router.Router;
 import java.io.IOException;
 import java.io.InputStream;
@@ -155,8 +156,13 @@ final class McpEndpoint {
                     session.calls.release();
                 }
             }
-            case Request hostRequest ->
-                    Replies.json(response, callback, 200, requests.answer(hostRequest, Era.LEGACY, null, new Cancellation()));
+            case Request hostRequest -> {
+                JsonRpcMessage hostResult = requests.answer(hostRequest, Era.LEGACY, null, new Cancellation());
+                if (Methods.LOGGING_SET_LEVEL.equals(hostRequest.method()) && !(hostResult instanceof ErrorResponse)) {
+                    session.logLevel = LogLevel.parse(Json.text(hostRequest.params(), "level"));
+                }
+                Replies.json(response, callback, 200, hostResult);
+            }
             default -> {
                 // the host's answer to a sampling/elicitation/roots request mcpx passed to it
                 session.asks.complete(hostMessage);
@@ -202,7 +208,7 @@ final class McpEndpoint {
     }
 
     /**
-     * A routed call answered on its own stream: progress and requests to the host first, then the
+     * A routed call answered on its own stream: progress, log lines and requests to the host first, then the
      * one answer. A modern host that goes away cancels its call; a legacy one does not (2025-11-25:
      * disconnection is not cancellation), it resumes with GET and Last-Event-ID or cancels explicitly.
      */
@@ -210,6 +216,7 @@ final class McpEndpoint {
         Cancellation cancellation = new Cancellation();
         Map<RequestId, Cancellation> inFlight = session == null ? null : session.inFlight;
         HostAsks asks = session == null ? null : session.asks;
+        LogLevel logLevel = session == null ? null : session.logLevel;
         if (inFlight != null) {
             inFlight.put(hostRequest.id(), cancellation);
         }
@@ -219,7 +226,8 @@ final class McpEndpoint {
         try {
             JsonRpcMessage hostResult = requests.answer(hostRequest, era,
                     hostProgress -> stream.send(new Notification(Methods.PROGRESS, hostProgress)), cancellation,
-                    asks == null ? null : asks.capabilities(), asks == null ? null : asks.forCall(stream::send, cancellation));
+                    asks == null ? null : asks.capabilities(), asks == null ? null : asks.forCall(stream::send, cancellation),
+                    hostLog -> stream.send(new Notification(Methods.MESSAGE, hostLog)), logLevel);
             // a call the host cancelled gets no response (MCP cancellation rules)
             if (!cancellation.isCancelled()) {
                 stream.answer(hostResult, status(era, hostResult));

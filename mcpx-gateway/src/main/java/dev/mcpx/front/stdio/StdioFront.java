@@ -19,6 +19,7 @@ import dev.mcpx.protocol.MalformedMessageException;
 import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.RequestId;
+import dev.mcpx.router.LogLevel;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -64,6 +65,8 @@ public final class StdioFront {
     private static final Duration HOST_ANSWER_TIMEOUT = Duration.ofMinutes(5);
     /** Server->client requests passed to a legacy host (its capabilities come with initialize). */
     private volatile HostAsks asks = new HostAsks(null, HOST_ANSWER_TIMEOUT);
+    /** The level a legacy host set with logging/setLevel (null: none yet). */
+    private volatile LogLevel logLevel;
 
     /** Serves until the host closes stdin. */
     public void run() throws IOException {
@@ -128,7 +131,11 @@ public final class StdioFront {
                         hostAsks == null ? null : hostAsks.forCall(message -> {
                             send(message);
                             return true;
-                        }, cancellation));
+                        }, cancellation),
+                        hostLog -> send(new Notification(Methods.MESSAGE, hostLog)), logLevel);
+                if (Methods.LOGGING_SET_LEVEL.equals(hostRequest.method()) && !(hostResult instanceof ErrorResponse)) {
+                    logLevel = LogLevel.parse(Json.text(hostRequest.params(), "level"));
+                }
                 // a request the host cancelled gets no response (MCP cancellation rules)
                 if (!cancellation.isCancelled()) {
                     send(hostResult);

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestInstance;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** Server->client interactions pass through within an era (issue 5), over real HTTP. */
+/** Server->client interactions pass through within an era (issue 5) and across eras (issue 6), over real HTTP. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PassThroughTest {
 
@@ -208,19 +208,50 @@ class PassThroughTest {
     }
 
     @Test
-    void acrossErasTheInteractionIsAClearErrorNotAHang() throws Exception {
-        // a modern host calling a legacy upstream that asks: the upstream gets a JSON-RPC error
+    void acrossErasEachHostIsAskedInItsOwnEra() throws Exception {
+        // a modern host calling a legacy upstream that asks: an InputRequiredResult, the call held
         HttpHost modern = HttpHost.modern(front.mcpUri());
-        Exchange call = modern.call("lh__ask", Json.object().put("kind", "elicitation"));
-        assertThat(call.reply()).isNotNull();
-        assertThat(call.reply().toString()).contains("translating between eras");
+        ObjectNode call = Json.object().put("jsonrpc", "2.0").put("id", 1).put("method", "tools/call");
+        ObjectNode params = call.putObject("params").put("name", "lh__ask");
+        params.putObject("arguments").put("kind", "elicitation");
+        ObjectNode meta = params.putObject("_meta");
+        meta.put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
+        meta.putObject("io.modelcontextprotocol/clientCapabilities").putObject("elicitation");
+        JsonNode asked = modern.send(call, "tools/call").reply().path("result");
+        assertThat(asked.path("resultType").asString()).isEqualTo("input_required");
+        String key = asked.path("inputRequests").propertyNames().iterator().next();
+        assertThat(asked.path("inputRequests").path(key).path("method").asString()).isEqualTo("elicitation/create");
 
-        // a legacy host calling a modern upstream that needs elicitation: no capabilities are declared for it
+        // a legacy host calling a modern upstream that needs elicitation: asked on its call's stream
         ObjectNode capabilities = Json.object();
         capabilities.putObject("elicitation");
         HttpHost legacy = legacyHost(front, capabilities);
-        Exchange refused = legacy.call("mh__mrtr_tool", Json.object());
-        assertThat(refused.errorCode()).isEqualTo(-32021);
+        ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", 8).put("method", "tools/call");
+        body.putObject("params").put("name", "mh__mrtr_tool").putObject("arguments");
+        HttpResponse<Stream<String>> response = legacy.client().send(legacy.builder(body, "tools/call").build(),
+                HttpResponse.BodyHandlers.ofLines());
+        List<JsonNode> seen = new ArrayList<>();
+        Iterator<String> lines = response.body().iterator();
+        while (lines.hasNext()) {
+            String line = lines.next();
+            JsonNode message = line.startsWith("data:") ? Json.parse(line.substring(5).trim())
+                    : line.startsWith("{") ? Json.parse(line) : null;
+            if (message == null) {
+                continue;
+            }
+            seen.add(message);
+            if (message.has("method") && message.has("id")) {
+                ObjectNode reply = Json.object().put("jsonrpc", "2.0");
+                reply.set("id", message.get("id"));
+                reply.putObject("result").put("action", "accept").putObject("content").put("name", "octocat");
+                legacy.send(reply, null);
+            } else if (message.has("id")) {
+                break;
+            }
+        }
+        assertThat(seen.stream().filter(m -> m.has("method")).map(m -> m.path("method").asString()))
+                .containsExactly("elicitation/create");
+        assertThat(last(seen).path("result").path("content").path(0).path("text").asString()).isEqualTo("hello octocat");
     }
 
     @Test

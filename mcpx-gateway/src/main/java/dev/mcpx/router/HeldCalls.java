@@ -1,0 +1,111 @@
+package dev.mcpx.router;
+
+import dev.mcpx.client.RequestOptions;
+import dev.mcpx.pool.Upstream;
+import dev.mcpx.protocol.ErrorCodes;
+import dev.mcpx.protocol.Json;
+import dev.mcpx.protocol.JsonRpcError;
+import dev.mcpx.protocol.McpErrorException;
+import dev.mcpx.protocol.Methods;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The bridge from a modern host to a legacy upstream: the upstream asks with server->client
+ * requests during the call, the host answers through MRTR. Each call waiting for its host's
+ * retry is held here under an unguessable {@code requestState}, used once, for at most
+ * {@link Limits#expiry}, and never more than {@link Limits#max} at a time.
+ */
+public final class HeldCalls {
+
+    /** How long a held call waits for its host's retry, and how many may wait at once. */
+    public record Limits(Duration expiry, int max) {
+        public static final Limits DEFAULT = new Limits(Duration.ofMinutes(5), 1_000);
+    }
+
+    /** The requests 2026-07-28 lets a server answer with an InputRequiredResult. */
+    static final Set<String> BRIDGED = Set.of(Methods.TOOLS_CALL, Methods.PROMPTS_GET, Methods.RESOURCES_READ);
+
+    private final Limits limits;
+    private final Map<String, HeldCall> held = new ConcurrentHashMap<>();
+    private final SecureRandom random = new SecureRandom();
+
+    public HeldCalls(Limits limits) {
+        this.limits = limits;
+    }
+
+    /** Calls waiting for their host's retry now. */
+    public int size() {
+        return held.size();
+    }
+
+    /**
+     * The host's request on {@code upstream}: a first call starts the upstream call; a retry
+     * (its {@code requestState} one this gateway minted) delivers its {@code inputResponses}.
+     * Either way the answer is the final result or the next round's InputRequiredResult.
+     */
+    JsonNode route(HostCall call, Upstream upstream, ObjectNode upstreamRequest) {
+        JsonNode state = upstreamRequest.remove("requestState");
+        JsonNode responses = upstreamRequest.remove("inputResponses");
+        String target = target(upstreamRequest);
+        if (state == null) {
+            HeldCall fresh = new HeldCall(call.method(), target, limits.expiry(), call);
+            fresh.startUpstream(self -> upstream.request(call.method(), upstreamRequest, RequestOptions.defaults()
+                    .withCancellation(self.upstreamCancellation()).withServerRequests(self.upstreamAsks())
+                    .withProgress(self::progress).withLogs(self::log)));
+            return fresh.awaitTurn(call, this::hold);
+        }
+        if (responses != null && !(responses instanceof ObjectNode)) {
+            throw invalidParams("inputResponses must be an object");
+        }
+        HeldCall resumed = state.isString() ? held.get(state.asString()) : null;
+        if (resumed == null) {
+            throw invalidParams("requestState is not one mcpx issued, or it expired or was already used");
+        }
+        if (!resumed.matches(call.method(), target)) {
+            throw invalidParams("requestState belongs to another request: retry the same " + call.method() + " it came with");
+        }
+        if (!held.remove(state.asString(), resumed)) {
+            throw invalidParams("requestState is not one mcpx issued, or it expired or was already used");
+        }
+        resumed.deliver((ObjectNode) responses);
+        return resumed.awaitTurn(call, this::hold);
+    }
+
+    /** Holds {@code call} under a new token until its host retries or it expires; null when full. */
+    private synchronized String hold(HeldCall call) {
+        if (held.size() >= limits.max()) {
+            return null;
+        }
+        byte[] bytes = new byte[32];
+        random.nextBytes(bytes);
+        String token = "mcpx-held." + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        held.put(token, call);
+        Thread.ofVirtual().name("mcpx-held-expiry").start(() -> {
+            try {
+                Thread.sleep(limits.expiry());
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (held.remove(token, call)) {
+                call.expire(limits.expiry());
+            }
+        });
+        return token;
+    }
+
+    private static String target(ObjectNode upstreamRequest) {
+        String name = Json.text(upstreamRequest, "name");
+        return name != null ? name : String.valueOf(Json.text(upstreamRequest, "uri"));
+    }
+
+    private static McpErrorException invalidParams(String message) {
+        return new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS, message));
+    }
+}

@@ -1,0 +1,127 @@
+package dev.mcpx.router;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mcpx.gateway.HttpHost;
+import dev.mcpx.protocol.Json;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Test hosts of both eras for the era-bridge tests, talking real HTTP to the gateway's front. */
+final class BridgeHosts {
+
+    private BridgeHosts() {
+    }
+
+    /** A legacy host that declared {@code capabilities} at initialize. */
+    static HttpHost legacy(URI mcp, ObjectNode capabilities) throws Exception {
+        HttpHost host = HttpHost.legacy(mcp);
+        ObjectNode params = Json.object().put("protocolVersion", "2025-11-25");
+        params.set("capabilities", capabilities);
+        params.putObject("clientInfo").put("name", "bridge-host").put("version", "1");
+        HttpHost.Exchange init = host.request("initialize", params);
+        host.sessionId(init.headers().get("mcp-session-id").getFirst());
+        host.send(Json.object().put("jsonrpc", "2.0").put("method", "notifications/initialized"), null);
+        return host;
+    }
+
+    static ObjectNode capabilities(String... names) {
+        ObjectNode capabilities = Json.object();
+        for (String name : names) {
+            capabilities.putObject(name);
+        }
+        return capabilities;
+    }
+
+    /**
+     * A legacy host's tools/call, read as it streams: each request the gateway sends the host is
+     * answered with {@code answer} (a JSON-RPC response body without id), the rest collected.
+     */
+    static List<JsonNode> legacyCall(HttpHost host, String tool, ObjectNode arguments,
+                                     Function<JsonNode, ObjectNode> answer) throws Exception {
+        ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", 7).put("method", "tools/call");
+        body.putObject("params").put("name", tool).set("arguments", arguments);
+        HttpResponse<Stream<String>> response = host.client().send(host.builder(body, "tools/call").build(),
+                HttpResponse.BodyHandlers.ofLines());
+        List<JsonNode> seen = new ArrayList<>();
+        if (response.headers().firstValue("content-type").orElse("").startsWith("application/json")) {
+            response.body().forEach(line -> seen.add(Json.parse(line)));
+            return seen;
+        }
+        Iterator<String> lines = response.body().iterator();
+        while (lines.hasNext()) {
+            String line = lines.next();
+            if (!line.startsWith("data:")) {
+                continue;
+            }
+            JsonNode message = Json.parse(line.substring(5).trim());
+            seen.add(message);
+            if (message.has("method") && message.has("id")) {
+                ObjectNode reply = answer.apply(message);
+                reply.put("jsonrpc", "2.0");
+                reply.set("id", message.get("id"));
+                assertThat(host.send(reply, null).status()).isEqualTo(202);
+            } else if (message.has("id")) {
+                break;
+            }
+        }
+        return seen;
+    }
+
+    static List<String> methods(List<JsonNode> messages) {
+        return messages.stream().filter(m -> m.has("method")).map(m -> m.path("method").asString()).toList();
+    }
+
+    static String text(JsonNode reply) {
+        return reply.path("result").path("content").path(0).path("text").asString();
+    }
+
+    /** A 2026-07-28 tools/call body declaring {@code capabilities}; {@code logLevel} null: none. */
+    static ObjectNode modernCall(int id, String tool, ObjectNode capabilities, String logLevel) {
+        ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", id).put("method", "tools/call");
+        ObjectNode params = body.putObject("params").put("name", tool);
+        params.putObject("arguments");
+        ObjectNode meta = params.putObject("_meta");
+        meta.put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
+        meta.putObject("io.modelcontextprotocol/clientInfo").put("name", "bridge-host").put("version", "1");
+        meta.set("io.modelcontextprotocol/clientCapabilities", capabilities);
+        if (logLevel != null) {
+            meta.put("io.modelcontextprotocol/logLevel", logLevel);
+        }
+        return body;
+    }
+
+    /** The same call retried with the host's answers and the echoed state. */
+    static ObjectNode retry(ObjectNode first, int id, ObjectNode inputResponses, JsonNode requestState) {
+        ObjectNode retry = first.deepCopy().put("id", id);
+        ObjectNode params = (ObjectNode) retry.get("params");
+        params.set("inputResponses", inputResponses);
+        params.set("requestState", requestState);
+        return retry;
+    }
+
+    static ObjectNode samplingAnswer(String text) {
+        ObjectNode result = Json.object().put("role", "assistant").put("model", "test-model");
+        result.putObject("content").put("type", "text").put("text", text);
+        return result;
+    }
+
+    static ObjectNode elicitationAnswer(String field, String value) {
+        ObjectNode result = Json.object().put("action", "accept");
+        result.putObject("content").put(field, value);
+        return result;
+    }
+
+    static ObjectNode resultOf(ObjectNode result) {
+        ObjectNode reply = Json.object();
+        reply.set("result", result);
+        return reply;
+    }
+}
