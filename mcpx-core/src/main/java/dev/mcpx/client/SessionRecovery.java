@@ -1,6 +1,7 @@
 package dev.mcpx.client;
 
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
 
 /**
@@ -28,6 +29,25 @@ final class SessionRecovery {
             send.accept(generation);
         } finally {
             lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Replaces the connection (an era switch) with no request being sent, unless
+     * {@code stillNeeded} says by then that another caller already did. Returns true when this
+     * call did it; the generation moves on, as after a re-initialize.
+     */
+    boolean replace(BooleanSupplier stillNeeded, Runnable replace) {
+        lock.writeLock().lock();
+        try {
+            if (!stillNeeded.getAsBoolean()) {
+                return false;
+            }
+            replace.run();
+            generation++;
+            return true;
+        } finally {
+            lock.writeLock().unlock();
         }
     }
 

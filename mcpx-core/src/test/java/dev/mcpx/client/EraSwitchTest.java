@@ -1,0 +1,205 @@
+package dev.mcpx.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.mcpx.protocol.Era;
+import dev.mcpx.protocol.Json;
+import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.ProtocolVersion;
+import dev.mcpx.protocol.StreamLostException;
+import dev.mcpx.protocol.UpstreamUnavailableException;
+import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
+import dev.mcpx.testkit.legacy.RecordedRequest;
+import dev.mcpx.testkit.modern.ModernHttpUpstream;
+import dev.mcpx.transport.UpstreamEndpoint;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * An upstream redeployed in the other era on the same address is picked up by the same client
+ * with one re-probe; a server that keeps flipping gets a clear error, never a loop.
+ */
+class EraSwitchTest {
+
+    private final List<ClientEvent> events = new CopyOnWriteArrayList<>();
+    private final List<AutoCloseable> closing = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable c : closing.reversed()) {
+            c.close();
+        }
+    }
+
+    private <T extends AutoCloseable> T closeLater(T resource) {
+        closing.add(resource);
+        return resource;
+    }
+
+    private McpClient connect(URI url) {
+        return closeLater(McpClient.builder(new UpstreamEndpoint.Http(url, Map.of(), UpstreamEndpoint.HttpKind.AUTO))
+                .name("switching").eraCache(EraCache.create(Duration.ofMinutes(5))).events(events::add)
+                .requestTimeout(Duration.ofSeconds(20)).build().connect());
+    }
+
+    private static String text(JsonNode result) {
+        return result.path("content").path(0).path("text").asString();
+    }
+
+    private static long toolCalls(LegacyHttpUpstream upstream, String tool) {
+        return upstream.requests().stream().filter(RecordedRequest::isRpcRequest)
+                .filter(r -> "tools/call".equals(r.rpcMethod()))
+                .filter(r -> r.body().contains("\"" + tool + "\"")).count();
+    }
+
+    private List<ClientEvent.EraChanged> eraChanges() {
+        return events.stream().filter(ClientEvent.EraChanged.class::isInstance).map(ClientEvent.EraChanged.class::cast).toList();
+    }
+
+    @Test
+    void aLegacyUpstreamRedeployedAsModernIsPickedUpWithOneReprobe() {
+        LegacyHttpUpstream legacy = closeLater(LegacyHttpUpstream.started());
+        McpClient client = connect(legacy.url());
+        assertThat(client.server().era()).isEqualTo(Era.LEGACY);
+        assertThat(text(client.callTool("echo", Json.object().put("text", "before"), RequestOptions.defaults()))).isEqualTo("before");
+
+        legacy.close();
+        ModernHttpUpstream modern = closeLater(ModernHttpUpstream.startOn(legacy.port()));
+
+        JsonNode result = client.callTool("destructive_tool", Json.object(), RequestOptions.defaults());
+
+        assertThat(text(result)).isEqualTo("destructive_tool execution 1");
+        assertThat(modern.executions("destructive_tool")).as("refused unexecuted, then sent once more").isEqualTo(1);
+        assertThat(client.server().era()).isEqualTo(Era.MODERN);
+        assertThat(client.server().protocolVersion()).isEqualTo(ProtocolVersion.V2026_07_28);
+        assertThat(client.counters().snapshot().eraChanges()).isEqualTo(1);
+        assertThat(eraChanges()).containsExactly(new ClientEvent.EraChanged(Era.LEGACY, Era.MODERN, ProtocolVersion.V2026_07_28));
+        assertThat(modern.calls("server/discover")).as("one re-probe").isEqualTo(1);
+
+        int violations = modern.violations().size();
+        assertThat(client.listTools()).extracting(t -> t.name()).contains("read_only_tool", "destructive_tool");
+        assertThat(text(client.callTool("read_only_tool", Json.object(), RequestOptions.defaults()))).contains("execution 1");
+        assertThat(modern.violations()).as("no session, GET or DELETE once modern").hasSize(violations);
+        assertThat(modern.headerMismatches()).isZero();
+        assertThat(client.counters().snapshot().eraChanges()).isEqualTo(1);
+    }
+
+    @Test
+    void aModernUpstreamRedeployedAsLegacyIsPickedUpAndTheDestructiveCallInFlightRanAtMostOnce() throws Exception {
+        ModernHttpUpstream modern = closeLater(ModernHttpUpstream.start().delay("destructive_tool", Duration.ofSeconds(3)));
+        McpClient client = connect(modern.url());
+        assertThat(client.server().era()).isEqualTo(Era.MODERN);
+        CompletableFuture<Object> inFlight = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                inFlight.complete(client.callTool("destructive_tool", Json.object(), RequestOptions.defaults()));
+            } catch (McpException e) {
+                inFlight.complete(e);
+            }
+        });
+        await().atMost(Duration.ofSeconds(20)).until(() -> modern.requestIds("destructive_tool").size() == 1);
+
+        modern.close();
+        LegacyHttpUpstream legacy = closeLater(LegacyHttpUpstream.startedOn(modern.port()));
+
+        Object outcome = inFlight.get(30, TimeUnit.SECONDS);
+        assertThat(outcome).as("a destructive tool whose stream broke is not re-issued")
+                .isInstanceOf(StreamLostException.class);
+        assertThat(modern.executions("destructive_tool") + toolCalls(legacy, "destructive_tool"))
+                .as("ran at most once").isLessThanOrEqualTo(1);
+
+        assertThat(text(client.callTool("echo", Json.object().put("text", "after"), RequestOptions.defaults()))).isEqualTo("after");
+        assertThat(client.server().era()).isEqualTo(Era.LEGACY);
+        assertThat(client.server().protocolVersion()).isEqualTo(ProtocolVersion.V2025_11_25);
+        assertThat(legacy.initializeCount()).isEqualTo(1);
+        assertThat(legacy.executions("echo")).isEqualTo(1);
+        assertThat(client.counters().snapshot().eraChanges()).isEqualTo(1);
+        assertThat(eraChanges()).containsExactly(new ClientEvent.EraChanged(Era.MODERN, Era.LEGACY, ProtocolVersion.V2025_11_25));
+
+        assertThat(text(client.callTool("increment", Json.object(), RequestOptions.defaults()))).isEqualTo("1");
+        assertThat(legacy.executions("increment")).isEqualTo(1);
+        assertThat(client.counters().snapshot().eraChanges()).isEqualTo(1);
+    }
+
+    @Test
+    void aServerThatFlipsEraOnEveryRequestNeverMakesTheClientLoop() throws Exception {
+        ModernHttpUpstream modern = closeLater(ModernHttpUpstream.start());
+        LegacyHttpUpstream legacy = closeLater(LegacyHttpUpstream.started());
+        EraFlipper flipper = closeLater(new EraFlipper(modern.url(), legacy.url(), (n, body) -> n % 2 == 0));
+        McpClient client = connect(flipper.url());
+        assertThat(client.server().era()).isEqualTo(Era.MODERN);
+
+        for (int call = 1; call <= 3; call++) {
+            assertThatThrownBy(() -> client.request("resources/list", null))
+                    .as("the legacy server's refusal, after a re-probe found the endpoint modern")
+                    .isInstanceOf(McpException.class).hasMessageContaining("Mcp-Session-Id");
+            assertThat(flipper.posts()).as("one attempt and one re-probe per call").isEqualTo(1 + 2 * call);
+        }
+        int before = flipper.posts();
+        // a tool call looks its tool up first (tools/list): that, too, is one attempt and one re-probe
+        assertThatThrownBy(() -> client.callTool("read_only_tool", Json.object(), RequestOptions.defaults()))
+                .isInstanceOf(McpException.class);
+        assertThat(flipper.posts() - before).isLessThanOrEqualTo(8);
+        assertThat(client.counters().snapshot().eraChanges()).isZero();
+        assertThat(modern.executions("read_only_tool")).isZero();
+        assertThat(client.pendingCount()).isZero();
+    }
+
+    @Test
+    void aServerThatFlipsBackRightAfterTheSwitchFailsThatRequestClearlyAndTheNextOneSwitchesAgain() throws Exception {
+        ModernHttpUpstream modern = closeLater(ModernHttpUpstream.start());
+        LegacyHttpUpstream legacy = closeLater(LegacyHttpUpstream.started());
+        AtomicBoolean initialized = new AtomicBoolean();
+        // modern for the first probe; legacy until the client has initialized there; modern ever after
+        EraFlipper flipper = closeLater(new EraFlipper(modern.url(), legacy.url(), (n, body) -> {
+            String method = Json.parse(body).path("method").asString("");
+            if (method.equals("initialize")) {
+                initialized.set(true);
+                return false;
+            }
+            return n == 0 || initialized.get() && !method.equals("notifications/initialized");
+        }));
+        McpClient client = connect(flipper.url());
+
+        assertThatThrownBy(() -> client.callTool("destructive_tool", Json.object(), RequestOptions.defaults()))
+                .isInstanceOf(UpstreamUnavailableException.class)
+                .hasMessageContaining("changed era again right after the client switched to legacy");
+        assertThat(client.counters().snapshot().eraChanges()).isEqualTo(1);
+        assertThat(modern.executions("destructive_tool")).isZero();
+
+        JsonNode result = client.callTool("destructive_tool", Json.object(), RequestOptions.defaults());
+
+        assertThat(text(result)).isEqualTo("destructive_tool execution 1");
+        assertThat(client.server().era()).isEqualTo(Era.MODERN);
+        assertThat(client.counters().snapshot().eraChanges()).isEqualTo(2);
+        assertThat(eraChanges()).extracting(ClientEvent.EraChanged::to).containsExactly(Era.LEGACY, Era.MODERN);
+    }
+
+    @Test
+    void aFailedReprobeLeavesTheConnectionAsItWasAndSurfaces() {
+        ModernHttpUpstream modern = closeLater(ModernHttpUpstream.start());
+        McpClient client = connect(modern.url());
+        ServerDescription before = client.server();
+        modern.answerNextWith(400, "application/json",
+                "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,\"message\":\"Bad Request: No valid session ID provided\"}}");
+        modern.answerNextWith(503, "text/plain", "down for maintenance");
+
+        assertThatThrownBy(() -> client.request("resources/list", null))
+                .as("the failure of the re-probe: the legacy initialize refused by the modern server")
+                .isInstanceOf(McpException.class).hasMessageContaining("_meta");
+        assertThat(client.server()).isEqualTo(before);
+        assertThat(client.counters().snapshot().eraChanges()).isZero();
+        assertThat(text(client.callTool("read_only_tool", Json.object(), RequestOptions.defaults()))).contains("execution 1");
+    }
+}
