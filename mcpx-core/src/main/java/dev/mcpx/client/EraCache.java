@@ -6,9 +6,12 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * What era detection found for each HTTP endpoint, shared by the clients of a process, so a
@@ -33,11 +36,20 @@ public final class EraCache {
     /** How long an era answer is trusted when nobody said otherwise. */
     public static final Duration DEFAULT_TTL = Duration.ofMinutes(30);
 
-    private static final EraCache SHARED = new EraCache(DEFAULT_TTL, Clock.systemUTC());
+    /**
+     * The system property that sets the process default's ttl (an ISO-8601 duration such as
+     * {@code PT5M}; {@code PT0S} turns sharing off). The build's test runs set it to zero: their
+     * fakes listen on ephemeral ports the OS hands out again, and one test's answer must not
+     * leak into the next (tests of the cache give it a cache of its own).
+     */
+    public static final String TTL_PROPERTY = "mcpx.eraCache.ttl";
+
+    private static final EraCache SHARED = new EraCache(configuredTtl(), Clock.systemUTC());
 
     private final Duration ttl;
     private final Clock clock;
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+    private final Map<String, ReentrantLock> probing = new ConcurrentHashMap<>();
 
     private EraCache(Duration ttl, Clock clock) {
         if (ttl.isNegative()) {
@@ -70,6 +82,21 @@ public final class EraCache {
 
     public void clear() {
         entries.clear();
+    }
+
+    /**
+     * Runs {@code probe} for {@code endpoint} with no other client of this cache probing it at the
+     * same time: two clients connecting at once to one URL (two gateway entries) probe once, the
+     * second finding the first's answer.
+     */
+    <T> T probingAlone(UpstreamEndpoint.Http endpoint, Supplier<T> probe) {
+        ReentrantLock lock = probing.computeIfAbsent(keyOf(endpoint.url()), key -> new ReentrantLock());
+        lock.lock();
+        try {
+            return probe.get();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The fresh answer for {@code endpoint}, or null: the caller probes. */
@@ -107,6 +134,19 @@ public final class EraCache {
     /** Drops the answer for {@code endpoint}: it proved wrong. */
     void forget(UpstreamEndpoint.Http endpoint) {
         entries.remove(keyOf(endpoint.url()));
+    }
+
+    private static Duration configuredTtl() {
+        String configured = System.getProperty(TTL_PROPERTY);
+        if (configured == null || configured.isBlank()) {
+            return DEFAULT_TTL;
+        }
+        try {
+            Duration ttl = Duration.parse(configured.strip());
+            return ttl.isNegative() ? DEFAULT_TTL : ttl;
+        } catch (DateTimeParseException e) {
+            return DEFAULT_TTL;
+        }
     }
 
     static String keyOf(URI url) {

@@ -104,11 +104,30 @@ final class EraDetection {
         return endpoint instanceof UpstreamEndpoint.Http http && detects(http);
     }
 
-    /** Probes the HTTP endpoint from scratch, ignoring and then replacing its cached answer. */
+    /**
+     * Finds the era again after the current one failed: as another client of the cache just
+     * found it, when its fresh answer names another wire than this client's; else by probing
+     * from scratch, replacing the cached answer.
+     */
     void redetect() {
         UpstreamEndpoint.Http http = (UpstreamEndpoint.Http) endpoint;
-        cache.forget(http);
-        detectHttp(http);
+        Wire failed = wire;
+        cache.probingAlone(http, () -> {
+            EraCache.Entry fresh = cache.lookup(http);
+            if (fresh != null && fresh.wire() != failed) {
+                try {
+                    connectAs(http, fresh);
+                    return null;
+                } catch (RequestTimeoutException | RequestCancelledException e) {
+                    throw e;
+                } catch (McpException e) {
+                    log.debug("{}: another client's answer ({}) failed too: {}", name, fresh.wire(), e.getMessage());
+                }
+            }
+            cache.forget(http);
+            detectHttp(http);
+            return null;
+        });
     }
 
     Wire wire() {
@@ -125,7 +144,24 @@ final class EraDetection {
     }
 
     private void connectHttp(UpstreamEndpoint.Http http) {
-        EraCache.Entry cached = detects(http) ? cache.lookup(http) : null;
+        if (!detects(http)) {
+            detectHttp(http);
+            return;
+        }
+        EraCache.Entry cached = cache.lookup(http);
+        if (cached == null) {
+            boolean probed = cache.probingAlone(http, () -> {
+                if (cache.lookup(http) != null) {
+                    return false;
+                }
+                detectHttp(http);
+                return true;
+            });
+            if (probed) {
+                return;
+            }
+            cached = cache.lookup(http);
+        }
         if (cached != null) {
             try {
                 connectAs(http, cached);

@@ -54,6 +54,37 @@ class EraCacheTest {
     }
 
     @Test
+    void clientsConnectingAtOnceToOneEndpointProbeItOnce() throws Exception {
+        try (LegacyHttpUpstream upstream = LegacyHttpUpstream.started()) {
+            List<java.util.concurrent.Future<McpClient>> connecting = new java.util.ArrayList<>();
+            try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < 4; i++) {
+                    connecting.add(threads.submit(() -> connect(upstream.url())));
+                }
+                for (var future : connecting) {
+                    try (McpClient client = future.get(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                        assertThat(client.server().era()).isEqualTo(Era.LEGACY);
+                    }
+                }
+            }
+            assertThat(modernProbes(upstream)).isEqualTo(1);
+            assertThat(upstream.initializeCount()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void aCacheWithoutTtlSharesNothing() {
+        EraCache off = EraCache.create(Duration.ZERO);
+        try (LegacyHttpUpstream upstream = LegacyHttpUpstream.started()) {
+            for (int i = 0; i < 2; i++) {
+                McpClient.builder(UpstreamEndpoint.Http.of(upstream.url().toString())).eraCache(off).build().connect().close();
+            }
+            assertThat(modernProbes(upstream)).isEqualTo(2);
+            assertThat(off.size()).isZero();
+        }
+    }
+
+    @Test
     void aSecondClientToTheSameModernEndpointSendsNoDiscoverWhileTheDiscoveryIsFresh() {
         try (ModernHttpUpstream upstream = ModernHttpUpstream.start()) {
             ServerDescription discovered;

@@ -48,8 +48,12 @@ class EraSwitchTest {
     }
 
     private McpClient connect(URI url) {
+        return connect(url, EraCache.create(Duration.ofMinutes(5)));
+    }
+
+    private McpClient connect(URI url, EraCache cache) {
         return closeLater(McpClient.builder(new UpstreamEndpoint.Http(url, Map.of(), UpstreamEndpoint.HttpKind.AUTO))
-                .name("switching").eraCache(EraCache.create(Duration.ofMinutes(5))).events(events::add)
+                .name("switching").eraCache(cache).events(events::add)
                 .requestTimeout(Duration.ofSeconds(20)).build().connect());
     }
 
@@ -130,6 +134,73 @@ class EraSwitchTest {
         assertThat(text(client.callTool("increment", Json.object(), RequestOptions.defaults()))).isEqualTo("1");
         assertThat(legacy.executions("increment")).isEqualTo(1);
         assertThat(client.counters().snapshot().eraChanges()).isEqualTo(1);
+    }
+
+    @Test
+    void concurrentCallsAtTheSwitchShareOneReprobe() throws Exception {
+        LegacyHttpUpstream legacy = closeLater(LegacyHttpUpstream.started());
+        McpClient client = connect(legacy.url());
+        legacy.close();
+        ModernHttpUpstream modern = closeLater(ModernHttpUpstream.startOn(legacy.port()));
+
+        List<CompletableFuture<JsonNode>> calls = new java.util.ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            calls.add(CompletableFuture.supplyAsync(() -> client.request("resources/list", null),
+                    java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()));
+        }
+        for (CompletableFuture<JsonNode> call : calls) {
+            assertThat(call.get(60, TimeUnit.SECONDS).path("resources").isArray()).isTrue();
+        }
+        assertThat(modern.calls("server/discover")).as("one re-probe for all of them").isEqualTo(1);
+        assertThat(client.counters().snapshot().eraChanges()).isEqualTo(1);
+        assertThat(modern.calls("resources/list")).isEqualTo(6);
+    }
+
+    @Test
+    void aSecondClientOfTheCacheFollowsTheFirstsReprobeWithoutProbing() {
+        EraCache shared = EraCache.create(Duration.ofMinutes(5));
+        LegacyHttpUpstream legacy = closeLater(LegacyHttpUpstream.started());
+        McpClient first = connect(legacy.url(), shared);
+        McpClient second = connect(legacy.url(), shared);
+        legacy.close();
+        ModernHttpUpstream modern = closeLater(ModernHttpUpstream.startOn(legacy.port()));
+
+        assertThat(first.request("resources/list", null).path("resources").isArray()).isTrue();
+        assertThat(second.request("resources/list", null).path("resources").isArray()).isTrue();
+
+        assertThat(modern.calls("server/discover")).isEqualTo(1);
+        assertThat(first.counters().snapshot().eraChanges()).isEqualTo(1);
+        assertThat(second.counters().snapshot().eraChanges()).isEqualTo(1);
+        assertThat(second.server()).isEqualTo(first.server());
+    }
+
+    @Test
+    void aRequestInFlightOnAReplacedTransportFailsAtOnceAndADestructiveToolIsNotRepeated() throws Exception {
+        ModernHttpUpstream modern = closeLater(ModernHttpUpstream.start().delay("destructive_tool", Duration.ofSeconds(2)));
+        McpClient client = closeLater(McpClient.builder(new UpstreamEndpoint.Http(modern.url(), Map.of(), UpstreamEndpoint.HttpKind.AUTO))
+                .name("switching").eraCache(EraCache.create(Duration.ofMinutes(5))).events(events::add)
+                .requestTimeout(Duration.ofMinutes(5)).build().connect());
+        client.listTools();
+        CompletableFuture<Object> inFlight = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                inFlight.complete(client.callTool("destructive_tool", Json.object(), RequestOptions.defaults()));
+            } catch (McpException e) {
+                inFlight.complete(e);
+            }
+        });
+        await().atMost(Duration.ofSeconds(20)).until(() -> modern.requestIds("destructive_tool").size() == 1);
+        // a legacy-looking refusal makes the client probe again; it finds the same modern server on a new transport
+        modern.answerNextWith(400, "application/json",
+                "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,\"message\":\"Bad Request: No valid session ID provided\"}}");
+        assertThatThrownBy(() -> client.request("resources/list", null)).hasMessageContaining("No valid session ID");
+
+        assertThat(inFlight.get(60, TimeUnit.SECONDS)).as("failed with the old transport, not left to time out")
+                .isInstanceOf(StreamLostException.class);
+        await().atMost(Duration.ofSeconds(20)).until(() -> modern.executions("destructive_tool") == 1);
+        assertThat(modern.requestIds("destructive_tool")).as("not re-issued").hasSize(1);
+        assertThat(client.counters().snapshot().eraChanges()).isZero();
+        assertThat(client.request("resources/list", null).path("resources").isArray()).isTrue();
     }
 
     @Test
