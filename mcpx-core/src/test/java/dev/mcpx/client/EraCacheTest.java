@@ -7,6 +7,7 @@ import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
+import dev.mcpx.testkit.legacy.LegacySseUpstream;
 import dev.mcpx.testkit.legacy.RecordedRequest;
 import dev.mcpx.testkit.modern.ModernHttpUpstream;
 import dev.mcpx.testkit.stdio.StdioFakeServer;
@@ -130,6 +131,25 @@ class EraCacheTest {
         try (ModernHttpUpstream again = ModernHttpUpstream.startOn(port); McpClient client = connect(again.url())) {
             assertThat(client.server().era()).as("the cache now says modern").isEqualTo(Era.MODERN);
             assertThat(again.requests()).as("a fresh public discovery stands in for the probe").isEmpty();
+        }
+    }
+
+    @Test
+    void anHttpSseEndpointRedeployedAsModernIsProbedAgainAtConnect() {
+        LegacySseUpstream sse = LegacySseUpstream.started();
+        URI url = sse.url();
+        try (McpClient client = connect(url)) {
+            assertThat(client.transportKind()).isEqualTo(TransportKind.HTTP_SSE);
+        } finally {
+            sse.close();
+        }
+        // the modern fake answers on every path, so the old SSE URL is now a modern endpoint
+        try (ModernHttpUpstream modern = ModernHttpUpstream.startOn(url.getPort()); McpClient client = connect(url)) {
+            assertThat(client.server().era()).isEqualTo(Era.MODERN);
+            assertThat(client.transportKind()).isEqualTo(TransportKind.STREAMABLE_HTTP);
+            assertThat(client.listTools()).isNotEmpty();
+            assertThat(modern.requests()).extracting(r -> r.httpMethod()).as("the cached HTTP+SSE GET, refused, then the probe")
+                    .startsWith("GET", "POST");
         }
     }
 

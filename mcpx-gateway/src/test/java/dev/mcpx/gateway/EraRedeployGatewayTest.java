@@ -82,6 +82,29 @@ class EraRedeployGatewayTest {
         }
     }
 
+    @Test
+    void twoEntriesForOneUrlShareOneProbe() throws Exception {
+        try (LegacyHttpUpstream legacy = LegacyHttpUpstream.started()) {
+            ObjectNode root = Json.object();
+            ObjectNode servers = root.putObject("mcpServers");
+            servers.putObject("a").put("url", legacy.url().toString());
+            servers.putObject("b").put("url", legacy.url().toString());
+            Path config = Files.writeString(dir.resolve("mcpx.json"), Json.write(root));
+            int port = ServeProcess.freePort();
+            try (ServeProcess serve = ServeProcess.start(Map.of(), "serve", "-c", config.toString(),
+                    "--http", "127.0.0.1:" + port).awaitListening()) {
+                HttpHost host = HttpHost.modern(URI.create("http://127.0.0.1:" + port + "/mcp"));
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                        assertThat(host.request("tools/list", null).body()).as(serve::stderr).contains("a__echo", "b__echo"));
+                assertThat(host.call("b__echo", Json.object().put("text", "b")).text()).isEqualTo("b");
+
+                assertThat(legacy.requests()).filteredOn(r -> "server/discover".equals(r.rpcMethod()))
+                        .as("one modern probe for both entries").hasSize(1);
+                assertThat(legacy.initializeCount()).isEqualTo(2);
+            }
+        }
+    }
+
     private static JsonNode remote(JsonNode status) {
         for (JsonNode entry : status.path("upstreams")) {
             if (entry.path("name").asString().equals("remote")) {
