@@ -52,7 +52,9 @@ import tools.jackson.databind.node.ObjectNode;
  * threads as you like. Every request passes through one choke point, {@link #request}, where
  * both recoveries live: a legacy session that died is re-initialized once and the request
  * retried once (Phase 1); a modern response stream that broke is re-issued once when a repeat
- * is known to be harmless (Phase 2).
+ * is known to be harmless (Phase 2); an HTTP upstream redeployed in the other era is probed
+ * again once and spoken to in its new era ({@link EraSwitch}). Era detection itself is
+ * {@link EraDetection}.
  */
 public final class McpClient implements AutoCloseable {
 
