@@ -3,12 +3,14 @@ package dev.mcpx.client;
 import dev.mcpx.client.TransportOpener.Wire;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.ErrorCodes;
+import dev.mcpx.protocol.JsonRpcMessage;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.protocol.StreamLostException;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.transport.Transport;
+import dev.mcpx.transport.TransportEvent;
 import dev.mcpx.transport.http.LegacyHttpTransports;
 import java.util.Locale;
 import java.util.Map;
@@ -136,12 +138,25 @@ final class EraSwitch {
      * the other one, so the request is worth sending again.
      */
     private boolean switchFrom(Transport seen, ServerDescription seenServer, McpException signal) {
-        boolean[] changed = {false};
-        boolean probed = sessions.replace(() -> link.transport() == seen, () -> changed[0] = reprobe(seen, seenServer, signal));
-        return probed ? changed[0] : link.server().era() != seenServer.era();
+        Outcome[] outcome = {Outcome.KEPT};
+        boolean probed = sessions.replace(() -> link.transport() == seen, () -> {
+            outcome[0] = reprobe(seen, seenServer, signal);
+            return outcome[0] != Outcome.KEPT;
+        });
+        return probed ? outcome[0] == Outcome.SWITCHED : link.server().era() != seenServer.era();
     }
 
-    private boolean reprobe(Transport old, ServerDescription before, McpException signal) {
+    /** What a re-probe did with the connection. */
+    private enum Outcome {
+        /** Found what the client already spoke: the connection stays. */
+        KEPT,
+        /** Same era on another wire (Streamable HTTP now refused, HTTP+SSE instead, or back). */
+        RECONNECTED,
+        /** The other era. */
+        SWITCHED
+    }
+
+    private Outcome reprobe(Transport old, ServerDescription before, McpException signal) {
         Wire oldWire = detection.wire();
         try {
             detection.redetect();
@@ -152,6 +167,15 @@ final class EraSwitch {
             log.info("{}: answered like a {} server ({}), and probing its era again failed: {}", name,
                     label(other(before.era())), signal.getMessage(), failure.getMessage());
             throw failure;
+        }
+        Transport fresh = link.transport();
+        if (detection.wire() == oldWire) {
+            // a false alarm, or a server that answered oddly once: keep the connection requests are in flight on
+            link.restore(old, before);
+            fresh.close();
+            log.info("{}: answered like a {} server ({}), but probing again found it still {}; carrying on", name,
+                    label(other(before.era())), signal.getMessage(), label(before.era()));
+            return Outcome.KEPT;
         }
         inFlight.forEach((id, transport) -> {
             if (transport == old) {
@@ -166,29 +190,43 @@ final class EraSwitch {
         link.replaced();
         ServerDescription now = link.server();
         if (now.era() == before.era()) {
-            log.info("{}: answered like a {} server ({}), but probing again found it still {}; reconnected", name,
-                    label(other(before.era())), signal.getMessage(), label(now.era()));
-            return false;
+            log.info("{}: answered like a {} server ({}); probing again found it still {}, over {} now", name,
+                    label(other(before.era())), signal.getMessage(), label(now.era()), transportLabel(detection.wire()));
+            return Outcome.RECONNECTED;
         }
         counters.eraChanges.incrementAndGet();
         log.info("{}: upstream now speaks {} {} (was {} {}); switched to {} after one re-probe", name,
                 label(now.era()), now.protocolVersion(), label(before.era()), before.protocolVersion(),
                 transportLabel(detection.wire()));
         emit(new ClientEvent.EraChanged(before.era(), now.era(), now.protocolVersion()));
-        return true;
+        return Outcome.SWITCHED;
+    }
+
+    /**
+     * Responses and request failures count whichever transport they come from: ids are unique
+     * per client, and a request in flight on a transport being replaced still gets its answer.
+     * Everything else from a transport that is not the client's current one is dropped.
+     */
+    static boolean answersARequest(TransportEvent event) {
+        return event instanceof TransportEvent.RequestFailed
+                || event instanceof TransportEvent.Received received
+                && (received.message() instanceof JsonRpcMessage.Result
+                || received.message() instanceof JsonRpcMessage.ErrorResponse error && error.id() != null);
     }
 
     /**
      * Whether a request's failure says the upstream speaks the other era now. A modern request
-     * refused for want of a session or an initialize, or with a bare 400/404/405 (an HTTP+SSE
+     * refused with a transport-level error (-32600, or the -32000..-32099 range the SDKs use)
+     * that asks for a session or an initialize, or with a bare 400/404/405 (an HTTP+SSE
      * endpoint), met a legacy server; a legacy request refused with a modern-only error code or
-     * for want of the modern {@code _meta} met a modern one. A false alarm costs one re-probe.
+     * for want of the modern {@code _meta} met a modern one. A false alarm costs one re-probe
+     * and leaves the connection as it was.
      */
     static boolean suggestsOtherEra(Era era, McpException failure) {
         if (era == Era.MODERN) {
             if (failure instanceof McpErrorException error) {
                 String message = lower(error.error().message());
-                return message.contains("session") || message.contains("initializ");
+                return refusesTransportLevel(error.code()) && (message.contains("session") || message.contains("initializ"));
             }
             return LegacyHttpTransports.suggestsHttpSse(failure);
         }
@@ -198,6 +236,13 @@ final class EraSwitch {
                     || message.contains("_meta") || message.contains("io.modelcontextprotocol/");
         }
         return false;
+    }
+
+    /** The codes SDKs refuse a request with before it reaches a method: not a tool's or a modern validation error. */
+    private static boolean refusesTransportLevel(int code) {
+        boolean serverError = code <= -32000 && code >= -32099 && code != ErrorCodes.HEADER_MISMATCH
+                && code != ErrorCodes.MISSING_REQUIRED_CLIENT_CAPABILITY && code != ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION;
+        return serverError || code == ErrorCodes.INVALID_REQUEST;
     }
 
     private void emit(ClientEvent event) {

@@ -561,7 +561,7 @@ public final class McpClient implements AutoCloseable {
     }
 
     private void onTransportEvent(Transport source, TransportEvent event) {
-        if (source != transport) {
+        if (source != transport && !EraSwitch.answersARequest(event)) {
             return;
         }
         switch (event) {

@@ -33,18 +33,20 @@ final class SessionRecovery {
     }
 
     /**
-     * Replaces the connection (an era switch) with no request being sent, unless
+     * Runs {@code reprobe} (an era re-probe) with no request being sent, unless
      * {@code stillNeeded} says by then that another caller already did. Returns true when this
-     * call did it; the generation moves on, as after a re-initialize.
+     * call ran it; when it replaced the connection (returned true) the generation moves on, as
+     * after a re-initialize.
      */
-    boolean replace(BooleanSupplier stillNeeded, Runnable replace) {
+    boolean replace(BooleanSupplier stillNeeded, BooleanSupplier reprobe) {
         lock.writeLock().lock();
         try {
             if (!stillNeeded.getAsBoolean()) {
                 return false;
             }
-            replace.run();
-            generation++;
+            if (reprobe.getAsBoolean()) {
+                generation++;
+            }
             return true;
         } finally {
             lock.writeLock().unlock();

@@ -176,31 +176,74 @@ class EraSwitchTest {
 
     @Test
     void aRequestInFlightOnAReplacedTransportFailsAtOnceAndADestructiveToolIsNotRepeated() throws Exception {
-        ModernHttpUpstream modern = closeLater(ModernHttpUpstream.start().delay("destructive_tool", Duration.ofSeconds(2)));
-        McpClient client = closeLater(McpClient.builder(new UpstreamEndpoint.Http(modern.url(), Map.of(), UpstreamEndpoint.HttpKind.AUTO))
-                .name("switching").eraCache(EraCache.create(Duration.ofMinutes(5))).events(events::add)
-                .requestTimeout(Duration.ofMinutes(5)).build().connect());
+        ModernHttpUpstream modern = closeLater(ModernHttpUpstream.start().delay("destructive_tool", Duration.ofSeconds(3)));
+        LegacyHttpUpstream legacy = closeLater(LegacyHttpUpstream.started());
+        // the probe, the tool list and the destructive call reach the modern server; then it is legacy
+        EraFlipper flipper = closeLater(new EraFlipper(modern.url(), legacy.url(), (n, body) -> n < 3));
+        McpClient client = connectPatiently(flipper.url());
         client.listTools();
-        CompletableFuture<Object> inFlight = new CompletableFuture<>();
-        Thread.ofVirtual().start(() -> {
-            try {
-                inFlight.complete(client.callTool("destructive_tool", Json.object(), RequestOptions.defaults()));
-            } catch (McpException e) {
-                inFlight.complete(e);
-            }
-        });
+        CompletableFuture<Object> inFlight = callInBackground(client, "destructive_tool");
         await().atMost(Duration.ofSeconds(20)).until(() -> modern.requestIds("destructive_tool").size() == 1);
-        // a legacy-looking refusal makes the client probe again; it finds the same modern server on a new transport
-        modern.answerNextWith(400, "application/json",
-                "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,\"message\":\"Bad Request: No valid session ID provided\"}}");
-        assertThatThrownBy(() -> client.request("resources/list", null)).hasMessageContaining("No valid session ID");
 
-        assertThat(inFlight.get(60, TimeUnit.SECONDS)).as("failed with the old transport, not left to time out")
+        assertThat(client.request("resources/list", null).path("resources").isArray()).isTrue();
+        assertThat(client.server().era()).isEqualTo(Era.LEGACY);
+
+        assertThat(inFlight.get(60, TimeUnit.SECONDS)).as("failed with the replaced transport, not left to time out")
                 .isInstanceOf(StreamLostException.class);
         await().atMost(Duration.ofSeconds(20)).until(() -> modern.executions("destructive_tool") == 1);
         assertThat(modern.requestIds("destructive_tool")).as("not re-issued").hasSize(1);
+        assertThat(toolCalls(legacy, "destructive_tool")).isZero();
+        assertThat(client.counters().snapshot().eraChanges()).isEqualTo(1);
+    }
+
+    @Test
+    void aFalseAlarmKeepsTheConnectionAndTheCallInFlightGetsItsAnswer() throws Exception {
+        ModernHttpUpstream modern = closeLater(ModernHttpUpstream.start().delay("destructive_tool", Duration.ofSeconds(1)));
+        McpClient client = connectPatiently(modern.url());
+        client.listTools();
+        // the re-probe is slower than the call in flight, whose answer arrives while the probe runs
+        modern.delay("server/discover", Duration.ofSeconds(3));
+        CompletableFuture<Object> inFlight = callInBackground(client, "destructive_tool");
+        await().atMost(Duration.ofSeconds(20)).until(() -> modern.requestIds("destructive_tool").size() == 1);
+        modern.answerNextWith(400, "application/json",
+                "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,\"message\":\"Bad Request: No valid session ID provided\"}}");
+
+        assertThatThrownBy(() -> client.request("resources/list", null)).hasMessageContaining("No valid session ID");
+
+        assertThat(inFlight.get(60, TimeUnit.SECONDS)).isInstanceOf(JsonNode.class);
+        assertThat(text((JsonNode) inFlight.get())).isEqualTo("destructive_tool execution 1");
+        assertThat(modern.calls("server/discover")).as("the connect, and one re-probe").isEqualTo(2);
         assertThat(client.counters().snapshot().eraChanges()).isZero();
         assertThat(client.request("resources/list", null).path("resources").isArray()).isTrue();
+    }
+
+    @Test
+    void aToolErrorThatMentionsASessionIsNotTakenForALegacyServer() {
+        ModernHttpUpstream modern = closeLater(ModernHttpUpstream.start());
+        McpClient client = connect(modern.url());
+        modern.answerNextWith(500, "application/json",
+                "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32603,\"message\":\"browser session not initialized\"}}");
+
+        assertThatThrownBy(() -> client.request("resources/list", null)).hasMessageContaining("browser session");
+        assertThat(modern.calls("server/discover")).as("no re-probe").isEqualTo(1);
+    }
+
+    private McpClient connectPatiently(URI url) {
+        return closeLater(McpClient.builder(new UpstreamEndpoint.Http(url, Map.of(), UpstreamEndpoint.HttpKind.AUTO))
+                .name("switching").eraCache(EraCache.create(Duration.ofMinutes(5))).events(events::add)
+                .requestTimeout(Duration.ofMinutes(5)).build().connect());
+    }
+
+    private static CompletableFuture<Object> callInBackground(McpClient client, String tool) {
+        CompletableFuture<Object> outcome = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                outcome.complete(client.callTool(tool, Json.object(), RequestOptions.defaults()));
+            } catch (McpException e) {
+                outcome.complete(e);
+            }
+        });
+        return outcome;
     }
 
     @Test
