@@ -9,11 +9,17 @@ public final class ClientCounters {
     final AtomicLong reinitializations = new AtomicLong();
     final AtomicLong reissues = new AtomicLong();
     final AtomicLong errors = new AtomicLong();
+    final AtomicLong eraChanges = new AtomicLong();
 
     public Snapshot snapshot() {
-        return new Snapshot(requests.get(), reinitializations.get(), reissues.get(), errors.get());
+        return new Snapshot(requests.get(), reinitializations.get(), reissues.get(), errors.get(), eraChanges.get());
     }
 
-    public record Snapshot(long requests, long reinitializations, long reissues, long errors) {
+    /** {@code eraChanges}: how often the upstream was found redeployed in the other era and the client switched. */
+    public record Snapshot(long requests, long reinitializations, long reissues, long errors, long eraChanges) {
+
+        public Snapshot(long requests, long reinitializations, long reissues, long errors) {
+            this(requests, reinitializations, reissues, errors, 0);
+        }
     }
 }

@@ -1,6 +1,8 @@
 package dev.mcpx.client;
 
+import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.ProtocolVersion;
 import tools.jackson.databind.node.ObjectNode;
 
 /** What a client tells its embedding code about the upstream, outside any one request. */
@@ -20,6 +22,13 @@ public sealed interface ClientEvent {
 
     /** The session was replaced after the upstream restarted (recovery Phase 1). */
     record Reinitialized(long generation) implements ClientEvent {
+    }
+
+    /**
+     * The upstream was redeployed in the other era and the client switched to it after one
+     * re-probe; {@code version} is what it speaks now.
+     */
+    record EraChanged(Era from, Era to, ProtocolVersion version) implements ClientEvent {
     }
 
     /** The connection is gone for good (e.g. the stdio child exited). */

@@ -1,10 +1,8 @@
 package dev.mcpx.client;
 
 import dev.mcpx.client.PendingRequests.Waiter;
-import dev.mcpx.client.TransportOpener.Wire;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.ErrorCodes;
-import dev.mcpx.protocol.HttpStatusException;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcCodec;
 import dev.mcpx.protocol.JsonRpcError;
@@ -31,7 +29,6 @@ import dev.mcpx.transport.Transport;
 import dev.mcpx.transport.TransportEvent;
 import dev.mcpx.transport.TransportKind;
 import dev.mcpx.transport.UpstreamEndpoint;
-import dev.mcpx.transport.http.LegacyHttpTransports;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -55,7 +52,9 @@ import tools.jackson.databind.node.ObjectNode;
  * threads as you like. Every request passes through one choke point, {@link #request}, where
  * both recoveries live: a legacy session that died is re-initialized once and the request
  * retried once (Phase 1); a modern response stream that broke is re-issued once when a repeat
- * is known to be harmless (Phase 2).
+ * is known to be harmless (Phase 2); an HTTP upstream redeployed in the other era is probed
+ * again once and spoken to in its new era ({@link EraSwitch}). Era detection itself is
+ * {@link EraDetection}.
  */
 public final class McpClient implements AutoCloseable {
 
@@ -66,11 +65,9 @@ public final class McpClient implements AutoCloseable {
     private final String name;
     private final UpstreamEndpoint endpoint;
     private final Transport givenTransport;
-    private final TransportOpener opener;
     private final ObjectNode clientInfo;
     private final ObjectNode capabilities;
     private final Duration requestTimeout;
-    private final Duration probeTimeout;
     private final ServerRequestHandler serverRequests;
     private final Consumer<ClientEvent> events;
     private final ReissuePolicy reissuePolicy;
@@ -83,6 +80,8 @@ public final class McpClient implements AutoCloseable {
     private final ClientCounters counters = new ClientCounters();
     private final AtomicLong ids = new AtomicLong();
     private final Map<String, ToolDescriptor> toolsByName = new ConcurrentHashMap<>();
+    private final EraDetection detection;
+    private final EraSwitch eraSwitch;
 
     private volatile Transport transport;
     private volatile ListenLoop listenLoop;
@@ -94,16 +93,17 @@ public final class McpClient implements AutoCloseable {
         this.name = builder.name;
         this.endpoint = builder.endpoint;
         this.givenTransport = builder.transport;
-        this.opener = new TransportOpener(builder.maxMessageChars);
         this.clientInfo = Json.object().put("name", builder.clientName).put("version", builder.clientVersion);
         this.capabilities = builder.capabilities.deepCopy();
         this.requestTimeout = builder.requestTimeout;
-        this.probeTimeout = builder.probeTimeout;
         this.serverRequests = builder.serverRequests;
         this.events = builder.events;
         this.reissuePolicy = new ReissuePolicy(builder.reissue);
         this.pinnedVersion = builder.protocolVersion;
         this.listenForChanges = builder.listenForChanges;
+        this.detection = new EraDetection(name, endpoint, new TransportOpener(builder.maxMessageChars), builder.eraCache,
+                pinnedVersion, requestTimeout, builder.probeTimeout, clientInfo, capabilities, new DetectionLink());
+        this.eraSwitch = new EraSwitch(name, detection, sessions, counters, this::emit, new SwitchLink());
     }
 
     public static Builder builder(UpstreamEndpoint endpoint) {
@@ -117,19 +117,14 @@ public final class McpClient implements AutoCloseable {
 
     /**
      * Opens the transport and agrees on an era and version: a {@code server/discover} probe
-     * first; a legacy {@code initialize} when the upstream is not modern.
+     * first; a legacy {@code initialize} when the upstream is not modern. Over HTTP a fresh
+     * answer in the {@link EraCache} stands in for the probe.
      */
     public synchronized McpClient connect() {
         if (server != null) {
             return this;
         }
-        if (givenTransport != null) {
-            connectOn(givenTransport);
-        } else if (endpoint instanceof UpstreamEndpoint.Http http) {
-            connectHttp(http);
-        } else {
-            connectOn(opener.open(endpoint, Wire.STDIO));
-        }
+        detection.connect(givenTransport);
         log.debug("{}: connected, {} {} via {}", name, server.era(), server.protocolVersion(), transport.kind().label());
         startListening();
         return this;
@@ -183,67 +178,6 @@ public final class McpClient implements AutoCloseable {
         }
     }
 
-    private void connectOn(Transport candidate) {
-        attach(candidate);
-        try {
-            if (pinnedVersion != null && pinnedVersion.era() == Era.LEGACY) {
-                initialize(pinnedVersion);
-            } else if (!discover(probeTimeout) && pinnedVersion == null) {
-                initializeUnlessSlowModern();
-            } else if (server == null) {
-                throw new UpstreamUnavailableException(name + ": upstream does not speak " + pinnedVersion);
-            }
-        } catch (RuntimeException e) {
-            candidate.close();
-            throw e;
-        }
-    }
-
-    private void connectHttp(UpstreamEndpoint.Http http) {
-        if (http.kind() == UpstreamEndpoint.HttpKind.SSE) {
-            connectLegacyOn(opener.open(http, Wire.HTTP_SSE));
-            return;
-        }
-        boolean tryModern = pinnedVersion == null || pinnedVersion.era() == Era.MODERN;
-        if (tryModern) {
-            Transport modern = opener.open(http, Wire.MODERN_HTTP);
-            attach(modern);
-            try {
-                // over HTTP a legacy server answers the probe at once with an HTTP error; silence is
-                // a slow server, not a legacy one, so the probe gets the full request timeout
-                if (discover(requestTimeout)) {
-                    return;
-                }
-            } catch (RuntimeException e) {
-                detach(modern);
-                throw e;
-            }
-            detach(modern);
-            if (pinnedVersion != null) {
-                throw new UpstreamUnavailableException(name + ": upstream does not speak " + pinnedVersion);
-            }
-        }
-        try {
-            connectLegacyOn(opener.open(http, Wire.LEGACY_HTTP));
-        } catch (HttpStatusException e) {
-            if (http.kind() == UpstreamEndpoint.HttpKind.STREAMABLE || !LegacyHttpTransports.suggestsHttpSse(e)) {
-                throw e;
-            }
-            log.info("{}: Streamable HTTP refused with {}, falling back to HTTP+SSE", name, e.status());
-            connectLegacyOn(opener.open(http, Wire.HTTP_SSE));
-        }
-    }
-
-    private void connectLegacyOn(Transport candidate) {
-        attach(candidate);
-        try {
-            initialize(pinnedVersion != null ? pinnedVersion : ProtocolVersion.LATEST_LEGACY);
-        } catch (RuntimeException e) {
-            candidate.close();
-            throw e;
-        }
-    }
-
     /** Closes a transport the era detection gave up on; its closing is not the client's death. */
     private void detach(Transport rejected) {
         if (transport == rejected) {
@@ -255,120 +189,6 @@ public final class McpClient implements AutoCloseable {
     private void attach(Transport candidate) {
         transport = candidate;
         candidate.start(event -> onTransportEvent(candidate, event));
-    }
-
-    /**
-     * The modern probe. True when the upstream is modern and {@link #server} is set; false when
-     * it answered like a legacy server (any error that is not a recognised modern one, or no
-     * answer in time).
-     */
-    /**
-     * On stdio a probe that timed out may mean a modern server still starting, not a legacy one:
-     * if the {@code initialize} that follows is refused, probe once more with the full timeout.
-     */
-    private void initializeUnlessSlowModern() {
-        try {
-            initialize(ProtocolVersion.LATEST_LEGACY);
-        } catch (McpErrorException refused) {
-            if (!discover(requestTimeout)) {
-                throw refused;
-            }
-            log.info("{}: upstream refused initialize but answered server/discover: modern, slow to start", name);
-        }
-    }
-
-    private boolean discover(Duration timeout) {
-        ProtocolVersion offer = pinnedVersion != null ? pinnedVersion : ProtocolVersion.LATEST_MODERN;
-        RequestOptions options = RequestOptions.defaults().withTimeout(timeout);
-        for (int attempt = 0; attempt < 2; attempt++) {
-            try {
-                JsonNode result = exchange(Methods.DISCOVER, null, options, new Attempt(offer));
-                ProtocolVersion chosen = chooseModern(result.path("supportedVersions"));
-                if (chosen == null) {
-                    return false;
-                }
-                server = new ServerDescription(Era.MODERN, chosen,
-                        Json.objectAt(result.path(MetaKeys.META), MetaKeys.SERVER_INFO),
-                        Json.objectAt(result, "capabilities"), Json.text(result, "instructions"));
-                return true;
-            } catch (McpErrorException e) {
-                if (e.code() != ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION) {
-                    return false;
-                }
-                JsonNode supported = e.error().data() == null ? null : e.error().data().path("supported");
-                ProtocolVersion chosen = chooseModern(supported);
-                // a server that rejects a version it lists as supported gets one retry with that version
-                if (chosen != null && (chosen != offer || attempt == 0)) {
-                    offer = chosen;
-                    continue;
-                }
-                if (chosen != null) {
-                    throw new UpstreamUnavailableException(name + ": upstream refused protocol version " + offer
-                            + " twice while listing it as supported: " + supported);
-                }
-                if (pinnedVersion == null && listsLegacy(supported)) {
-                    return false;
-                }
-                // a recognised modern error proves a modern server: falling back to initialize would only confuse
-                throw new UpstreamUnavailableException(name + ": upstream supports protocol versions " + supported
-                        + ", none of which mcpx speaks (" + ProtocolVersion.ofEra(Era.MODERN) + " and "
-                        + ProtocolVersion.ofEra(Era.LEGACY) + ")");
-            } catch (RequestTimeoutException | HttpStatusException e) {
-                return false;
-            } catch (StreamLostException e) {
-                if (attempt == 1) {
-                    throw e;
-                }
-            }
-        }
-        return false;
-    }
-
-    private static boolean listsLegacy(JsonNode supported) {
-        if (supported == null || !supported.isArray()) {
-            return false;
-        }
-        for (JsonNode v : supported) {
-            if (v.isString() && ProtocolVersion.fromWire(v.asString()).filter(p -> p.era() == Era.LEGACY).isPresent()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static ProtocolVersion chooseModern(JsonNode supported) {
-        if (supported == null || !supported.isArray()) {
-            return null;
-        }
-        ProtocolVersion best = null;
-        for (JsonNode v : supported) {
-            Optional<ProtocolVersion> known = v.isString() ? ProtocolVersion.fromWire(v.asString()) : Optional.empty();
-            if (known.isPresent() && known.get().era() == Era.MODERN && (best == null || known.get().compareTo(best) > 0)) {
-                best = known.get();
-            }
-        }
-        return best;
-    }
-
-    /** The legacy handshake; the same code serves the first connect and every re-initialize. */
-    private void initialize(ProtocolVersion offer) {
-        ObjectNode params = Json.object();
-        params.put("protocolVersion", offer.wire());
-        params.set("capabilities", capabilities.deepCopy());
-        params.set("clientInfo", clientInfo.deepCopy());
-        JsonNode result = exchange(Methods.INITIALIZE, params, RequestOptions.defaults(), new Attempt(null));
-        String chosen = Json.text(result, "protocolVersion");
-        ProtocolVersion version = chosen == null ? null : ProtocolVersion.fromWire(chosen)
-                .filter(v -> v.era() == Era.LEGACY).orElse(null);
-        if (version == null) {
-            throw new UpstreamUnavailableException(name + ": upstream chose protocol version " + chosen
-                    + ", which mcpx does not speak (it speaks " + ProtocolVersion.ofEra(Era.LEGACY) + " and "
-                    + ProtocolVersion.ofEra(Era.MODERN) + ")");
-        }
-        server = new ServerDescription(Era.LEGACY, version, Json.objectAt(result, "serverInfo"),
-                Json.objectAt(result, "capabilities"), Json.text(result, "instructions"));
-        transport.handshakeCompleted(version);
-        notify(Methods.INITIALIZED, null);
     }
 
     public JsonNode request(String method, ObjectNode params) {
@@ -385,7 +205,7 @@ public final class McpClient implements AutoCloseable {
         requireConnected();
         counters.requests.incrementAndGet();
         try {
-            return requestWithRecovery(method, params, options);
+            return eraSwitch.run(() -> requestWithRecovery(method, params, options));
         } catch (McpException e) {
             counters.errors.incrementAndGet();
             throw e;
@@ -465,7 +285,7 @@ public final class McpClient implements AutoCloseable {
 
     private boolean adoptSupportedVersion(McpErrorException e) {
         JsonNode data = e.error().data();
-        ProtocolVersion chosen = chooseModern(data == null ? null : data.path("supported"));
+        ProtocolVersion chosen = EraDetection.chooseModern(data == null ? null : data.path("supported"));
         ServerDescription current = server;
         if (chosen == null || pinnedVersion != null && chosen != pinnedVersion) {
             return false;
@@ -481,7 +301,7 @@ public final class McpClient implements AutoCloseable {
         Transport t = transport;
         boolean reinitialized = sessions.recover(seenGeneration, () -> {
             t.expireSession(deadSessionId);
-            initialize(server.protocolVersion());
+            detection.initialize(server.protocolVersion());
         });
         if (reinitialized) {
             counters.reinitializations.incrementAndGet();
@@ -513,6 +333,10 @@ public final class McpClient implements AutoCloseable {
             } else {
                 sessions.send(generation -> {
                     attempt.generation = generation;
+                    if (transport != t) {
+                        throw EraSwitch.replacedBeforeSending(name);
+                    }
+                    eraSwitch.sent(id, t);
                     t.send(outbound);
                 });
             }
@@ -537,6 +361,7 @@ public final class McpClient implements AutoCloseable {
             throw new RequestCancelledException("caller interrupted");
         } finally {
             stopListening.run();
+            eraSwitch.finished(id);
             pending.remove(id);
         }
     }
@@ -736,7 +561,7 @@ public final class McpClient implements AutoCloseable {
     }
 
     private void onTransportEvent(Transport source, TransportEvent event) {
-        if (source != transport) {
+        if (source != transport && !EraSwitch.answersARequest(event)) {
             return;
         }
         switch (event) {
@@ -944,6 +769,82 @@ public final class McpClient implements AutoCloseable {
         }
     }
 
+    /** What era detection may touch: the client's exchange and its connection state. */
+    private final class DetectionLink implements EraDetection.Link {
+        @Override
+        public JsonNode exchange(String method, ObjectNode params, RequestOptions options, ProtocolVersion metaVersion) {
+            return McpClient.this.exchange(method, params, options, new Attempt(metaVersion));
+        }
+
+        @Override
+        public void attach(Transport candidate) {
+            McpClient.this.attach(candidate);
+        }
+
+        @Override
+        public void detach(Transport rejected) {
+            McpClient.this.detach(rejected);
+        }
+
+        @Override
+        public Transport transport() {
+            return transport;
+        }
+
+        @Override
+        public ServerDescription server() {
+            return server;
+        }
+
+        @Override
+        public void describe(ServerDescription description) {
+            server = description;
+        }
+
+        @Override
+        public void notify(String method, ObjectNode params) {
+            McpClient.this.notify(method, params);
+        }
+    }
+
+    /** What an era switch may touch: the connection it replaces and what hangs on it. */
+    private final class SwitchLink implements EraSwitch.Link {
+        @Override
+        public Transport transport() {
+            return transport;
+        }
+
+        @Override
+        public ServerDescription server() {
+            return server;
+        }
+
+        @Override
+        public void restore(Transport previous, ServerDescription description) {
+            transport = previous;
+            server = description;
+        }
+
+        @Override
+        public void replaced() {
+            ListenLoop loop = listenLoop;
+            listenLoop = null;
+            if (loop != null) {
+                loop.stop();
+            }
+            toolsByName.clear();
+            for (CatalogueKind kind : CatalogueKind.values()) {
+                listChanged(kind);
+            }
+            startListening();
+        }
+
+        @Override
+        public void fail(RequestId id, McpException error) {
+            pending.fail(id, error);
+        }
+    }
+
     public static final class Builder {
         private final UpstreamEndpoint endpoint;
         private final Transport transport;
@@ -959,6 +860,7 @@ public final class McpClient implements AutoCloseable {
         private boolean listenForChanges;
         private ProtocolVersion protocolVersion;
         private int maxMessageChars = JsonRpcCodec.DEFAULT_MAX_CHARS;
+        private EraCache eraCache = EraCache.shared();
 
         private Builder(UpstreamEndpoint endpoint, Transport transport) {
             this.endpoint = endpoint;
@@ -1027,6 +929,12 @@ public final class McpClient implements AutoCloseable {
 
         public Builder maxMessageChars(int value) {
             this.maxMessageChars = value;
+            return this;
+        }
+
+        /** Where HTTP era answers are shared with other clients (default: {@link EraCache#shared()}). */
+        public Builder eraCache(EraCache cache) {
+            this.eraCache = java.util.Objects.requireNonNull(cache);
             return this;
         }
 

@@ -1,6 +1,7 @@
 package dev.mcpx.client;
 
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
 
 /**
@@ -28,6 +29,27 @@ final class SessionRecovery {
             send.accept(generation);
         } finally {
             lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Runs {@code reprobe} (an era re-probe) with no request being sent, unless
+     * {@code stillNeeded} says by then that another caller already did. Returns true when this
+     * call ran it; when it replaced the connection (returned true) the generation moves on, as
+     * after a re-initialize.
+     */
+    boolean replace(BooleanSupplier stillNeeded, BooleanSupplier reprobe) {
+        lock.writeLock().lock();
+        try {
+            if (!stillNeeded.getAsBoolean()) {
+                return false;
+            }
+            if (reprobe.getAsBoolean()) {
+                generation++;
+            }
+            return true;
+        } finally {
+            lock.writeLock().unlock();
         }
     }
 

@@ -59,7 +59,7 @@ public final class Upstream {
     private int failures;
     private long upSinceNanos;
     private ScheduledFuture<?> nextAttempt;
-    private ClientCounters.Snapshot retired = new ClientCounters.Snapshot(0, 0, 0, 0);
+    private ClientCounters.Snapshot retired = new ClientCounters.Snapshot(0, 0, 0, 0, 0);
     private String era;
     private String protocolVersion;
     private Long lastPid;
@@ -185,9 +185,24 @@ public final class Upstream {
                 case RESOURCES -> EnumSet.of(ListKind.RESOURCES, ListKind.RESOURCE_TEMPLATES);
             });
             case ClientEvent.Reinitialized reinitialized -> refreshLater(id, EnumSet.allOf(ListKind.class));
+            case ClientEvent.EraChanged changed -> eraChanged(id, changed);
             case ClientEvent.Closed closed -> connectionDied(id, closed.cause());
             case ClientEvent.Log log -> LOG.debug("{}: {}", name(), log.params());
             case ClientEvent.ResourceUpdated updated -> LOG.debug("{}: resource updated {}", name(), updated.params());
+        }
+    }
+
+    /** The client moved to the other era under way: /status shows what it speaks now. */
+    private void eraChanged(long id, ClientEvent.EraChanged changed) {
+        lock.lock();
+        try {
+            if (id != attempt) {
+                return;
+            }
+            era = changed.to().name().toLowerCase(java.util.Locale.ROOT);
+            protocolVersion = changed.version().wire();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -276,7 +291,7 @@ public final class Upstream {
             ClientCounters.Snapshot s = old.counters().snapshot();
             retired = new ClientCounters.Snapshot(retired.requests() + s.requests(),
                     retired.reinitializations() + s.reinitializations(), retired.reissues() + s.reissues(),
-                    retired.errors() + s.errors());
+                    retired.errors() + s.errors(), retired.eraChanges() + s.eraChanges());
         }
     }
 
@@ -358,13 +373,14 @@ public final class Upstream {
     public UpstreamStatus status() {
         lock.lock();
         try {
-            ClientCounters.Snapshot live = client == null ? new ClientCounters.Snapshot(0, 0, 0, 0)
+            ClientCounters.Snapshot live = client == null ? new ClientCounters.Snapshot(0, 0, 0, 0, 0)
                     : client.counters().snapshot();
             Long pid = client != null ? client.pid().orElse(null) : null;
             return new UpstreamStatus(name(), config.transport(), era, protocolVersion, state.label(),
                     pid, retired.requests() + live.requests(),
                     retired.reinitializations() + live.reinitializations(), retired.reissues() + live.reissues(),
-                    restarts.get(), retired.errors() + live.errors() + rejected.get(), reason);
+                    restarts.get(), retired.errors() + live.errors() + rejected.get(), reason,
+                    retired.eraChanges() + live.eraChanges());
         } finally {
             lock.unlock();
         }

@@ -46,6 +46,7 @@ final class StatusPage {
             entry.put("reissues", status.reissues());
             entry.put("restarts", status.restarts());
             entry.put("errors", status.errors());
+            entry.put("eraChanges", status.eraChanges());
             if (status.reason() != null) {
                 entry.put("reason", status.reason());
             }

@@ -63,6 +63,17 @@ public final class LegacyHttpUpstream implements AutoCloseable {
         return upstream;
     }
 
+    /**
+     * A fake listening on {@code port}, which a stopped server (of either era) just released: an
+     * upstream redeployed on the same address.
+     */
+    public static LegacyHttpUpstream startedOn(int port) {
+        LegacyHttpUpstream upstream = new LegacyHttpUpstream();
+        upstream.port = port;
+        upstream.start();
+        return upstream;
+    }
+
     /** The MCP endpoint. */
     public URI url() {
         return URI.create("http://127.0.0.1:" + port + "/mcp");

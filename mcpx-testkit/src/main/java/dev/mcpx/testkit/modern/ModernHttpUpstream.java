@@ -65,27 +65,59 @@ public final class ModernHttpUpstream implements AutoCloseable {
     private final Server server;
     private final URI url;
 
-    private ModernHttpUpstream() throws Exception {
+    private ModernHttpUpstream(int port) throws Exception {
         QueuedThreadPool threads = new QueuedThreadPool();
         threads.setName("modern-upstream");
         threads.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server = new Server(threads);
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
-        connector.setPort(0);
+        connector.setPort(port);
+        connector.setReuseAddress(true);
         server.addConnector(connector);
         server.setHandler(new ModernHandler(this));
-        server.start();
+        try {
+            server.start();
+        } catch (Exception e) {
+            server.stop();
+            throw e;
+        }
         url = URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/mcp");
     }
 
     /** Starts a fresh upstream on an ephemeral port. */
     public static ModernHttpUpstream start() {
         try {
-            return new ModernHttpUpstream();
+            return new ModernHttpUpstream(0);
         } catch (Exception e) {
             throw new IllegalStateException("cannot start the modern test upstream", e);
         }
+    }
+
+    /**
+     * Starts on {@code port}, which a stopped server (of either era) just released: an upstream
+     * redeployed on the same address. Binding is retried while the old server finishes closing.
+     */
+    public static ModernHttpUpstream startOn(int port) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return new ModernHttpUpstream(port);
+            } catch (Exception e) {
+                if (attempt == 30) {
+                    throw new IllegalStateException("cannot start the modern test upstream on port " + port, e);
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while starting on port " + port, e);
+                }
+            }
+        }
+    }
+
+    public int port() {
+        return url.getPort();
     }
 
     /** The MCP endpoint. */
