@@ -58,7 +58,8 @@ final class BridgeHosts {
         Iterator<String> lines = response.body().iterator();
         while (lines.hasNext()) {
             String line = lines.next();
-            if (!line.startsWith("data:")) {
+            // the priming event (an id and empty data) carries no message
+            if (!line.startsWith("data:") || line.substring(5).isBlank()) {
                 continue;
             }
             JsonNode message = Json.parse(line.substring(5).trim());
