@@ -265,8 +265,9 @@ final class ModernHandler extends Handler.Abstract {
             ObjectNode ackParams = ack.putObject("params");
             ackParams.putObject("_meta").set(META_SUBSCRIPTION, id);
             ackParams.set("notifications", stream.acknowledged());
-            writeEvent(out, ack);
+            // registered before the ack leaves: a change right after the ack queues behind it, never lost
             upstream.listeners.add(stream);
+            writeEvent(out, ack);
             if (stream.serve(out) == ListenStream.Ending.ABORT) {
                 callback.failed(new IOException("subscription dropped on purpose"));
                 return;
