@@ -36,11 +36,12 @@ public final class HttpFront implements AutoCloseable {
 
     private final Server server;
     private final ServerConnector connector;
-    private final LegacySessions sessions = new LegacySessions(Duration.ofHours(1));
+    private final LegacySessions sessions;
     private final ModernListeners listeners = new ModernListeners();
     private final Runnable unsubscribe;
 
     private HttpFront(Gateway gateway, InetSocketAddress address, String token, Duration keepAlive) {
+        sessions = new LegacySessions(Duration.ofHours(1), session -> gateway.hostRequests().release(session.updates));
         server = new Server(new VirtualThreadPool(MAX_CONCURRENT_EXCHANGES));
         connector = new ServerConnector(server);
         connector.setHost(address.getHostString());

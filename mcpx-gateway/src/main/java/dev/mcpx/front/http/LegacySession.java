@@ -3,8 +3,11 @@ package dev.mcpx.front.http;
 import dev.mcpx.client.Cancellation;
 import dev.mcpx.front.CallLimit;
 import dev.mcpx.front.HostAsks;
+import dev.mcpx.protocol.JsonRpcMessage.Notification;
+import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
+import dev.mcpx.router.ResourceSubscriptions;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +26,13 @@ final class LegacySession {
     volatile boolean initialized;
     /** Server->client requests passed to this host during its calls (set at initialize). */
     volatile HostAsks asks = new HostAsks(null, HOST_ANSWER_TIMEOUT);
+    /** The updates of resources this host subscribed to go on its GET stream (dropped while it has none). */
+    final ResourceSubscriptions.Subscriber updates = params -> {
+        SseStream stream = listen;
+        if (initialized && stream != null) {
+            stream.send(new Notification(Methods.RESOURCES_UPDATED, params));
+        }
+    };
     private volatile long lastUsedNanos = System.nanoTime();
 
     LegacySession(String id, ProtocolVersion version) {

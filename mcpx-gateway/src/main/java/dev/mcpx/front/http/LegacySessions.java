@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The legacy sessions mcpx minted, by id. Ids are 128 random bits: unguessable, visible ASCII.
@@ -18,9 +19,12 @@ final class LegacySessions {
     private final SecureRandom random = new SecureRandom();
     private final Map<String, LegacySession> byId = new ConcurrentHashMap<>();
     private final Duration idleLimit;
+    private final Consumer<LegacySession> ended;
 
-    LegacySessions(Duration idleLimit) {
+    /** {@code ended}: told of each session that is gone (deleted or forgotten), to release what it held. */
+    LegacySessions(Duration idleLimit, Consumer<LegacySession> ended) {
         this.idleLimit = idleLimit;
+        this.ended = ended;
     }
 
     LegacySession create(ProtocolVersion version) {
@@ -42,12 +46,20 @@ final class LegacySessions {
 
     private void forgetIdle() {
         long now = System.nanoTime();
-        byId.values().removeIf(session -> session.listen == null && session.inFlight.isEmpty()
-                && now - session.lastUsedNanos() > idleLimit.toNanos());
+        for (LegacySession session : byId.values()) {
+            if (session.listen == null && session.inFlight.isEmpty() && now - session.lastUsedNanos() > idleLimit.toNanos()
+                    && byId.remove(session.id, session)) {
+                ended.accept(session);
+            }
+        }
     }
 
     LegacySession remove(String id) {
-        return byId.remove(id);
+        LegacySession session = byId.remove(id);
+        if (session != null) {
+            ended.accept(session);
+        }
+        return session;
     }
 
     Collection<LegacySession> all() {
