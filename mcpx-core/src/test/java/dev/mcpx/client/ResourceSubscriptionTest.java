@@ -126,6 +126,21 @@ class ResourceSubscriptionTest {
     }
 
     @Test
+    void modernResourceTheUpstreamLeavesOutOfItsAcknowledgmentIsAnError() {
+        modernClient();
+        modern.declineResource(MENU);
+        client.subscribeResource(README);
+
+        assertThatThrownBy(() -> client.subscribeResource(MENU))
+                .isInstanceOfSatisfying(McpErrorException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS);
+                    assertThat(e.getMessage()).contains("did not agree");
+                });
+        modern.pushResourceUpdated(README);
+        await().until(() -> updatesOf(README) == 1);
+    }
+
+    @Test
     void legacySubscriptionSurvivesAnUpstreamRestart() {
         legacyClient().subscribeResource("test://counter");
         await().until(() -> legacy.notifyResourceUpdated("test://counter") == 1);

@@ -256,6 +256,7 @@ final class ModernHandler extends Handler.Abstract {
 
     private void listen(Response response, Callback callback, JsonNode id, JsonNode filter) {
         ListenStream stream = new ListenStream(id, filter);
+        stream.resourceSubscriptions.removeAll(upstream.declinedResources);
         startSse(response);
         OutputStream out = Content.Sink.asOutputStream(response);
         try {
