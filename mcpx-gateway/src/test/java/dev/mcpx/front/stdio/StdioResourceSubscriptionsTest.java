@@ -113,6 +113,36 @@ class StdioResourceSubscriptionsTest {
         assertThat(updates(0)).isEmpty();
     }
 
+    @Test
+    void aRestartedStdioUpstreamIsSubscribedAgainWithoutTheHostDoingAnything() throws Exception {
+        gateway.reload(TestGateways.config(TestGateways.fake("child", "--resources")));
+        ObjectNode init = Json.object().put("protocolVersion", "2025-11-25");
+        init.putObject("capabilities");
+        init.putObject("clientInfo").put("name", "stdio-host").put("version", "1");
+        host.request("initialize", init);
+        host.notify("notifications/initialized", null);
+        assertThat(host.request("resources/subscribe", uri("fake://note")).path("result").isEmpty()).isTrue();
+        assertThat(text(host.request("tools/call", touch()))).isEqualTo("touched fake://note");
+        assertThat(updatedUris(1)).containsExactly("fake://note");
+
+        host.request("tools/call", Json.object().put("name", "child__die"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> gateway.status().getFirst().restarts() == 1
+                && "up".equals(gateway.status().getFirst().state()));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> text(host.request("tools/call", touch())).equals("touched fake://note"));
+        assertThat(updatedUris(1)).containsExactly("fake://note");
+    }
+
+    private static ObjectNode touch() {
+        ObjectNode params = Json.object().put("name", "child__touch");
+        params.putObject("arguments").put("uri", "fake://note");
+        return params;
+    }
+
+    private static String text(JsonNode reply) {
+        return reply.path("result").path("content").path(0).path("text").asString();
+    }
+
     private static ObjectNode uri(String uri) {
         return Json.object().put("uri", uri);
     }
