@@ -102,10 +102,17 @@ public final class ResourceSubscriptions {
         held.forEach(key -> release(host, key));
     }
 
-    /** The host went away (session deleted or expired, stream closed): all its subscriptions end. */
+    /**
+     * The host went away (session deleted or expired, stream closed): all its subscriptions end.
+     * Returns at once: nobody waits for the upstreams to let go (a new host's initialize may be
+     * what noticed an expired session).
+     */
     public void release(Subscriber host) {
-        keysOf(host).forEach(key -> release(host, key));
+        Set<Key> keys = keysOf(host);
         byHost.remove(host);
+        if (!keys.isEmpty()) {
+            Thread.ofVirtual().name("mcpx-release-subscriptions").start(() -> keys.forEach(key -> release(host, key)));
+        }
     }
 
     /** Whether some upstream can serve subscriptions now: what the gateway advertises to hosts. */

@@ -141,7 +141,7 @@ class HttpResourceSubscriptionsTest {
         HttpRequest delete = HttpRequest.newBuilder(front.mcpUri()).header("Mcp-Session-Id", second.sessionId())
                 .DELETE().build();
         assertThat(second.raw(delete).statusCode()).isEqualTo(200);
-        assertThat(legacy.requestIdsSeen("resources/unsubscribe")).hasSize(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> legacy.requestIdsSeen("resources/unsubscribe").size() == 1);
         assertThat(legacy.subscriptions().values()).allMatch(Set::isEmpty);
     }
 
