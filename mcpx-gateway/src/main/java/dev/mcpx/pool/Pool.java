@@ -60,6 +60,11 @@ public final class Pool implements AutoCloseable {
                 Upstream existing = upstreams.get(entry.name());
                 if (existing == null) {
                     existing = new Upstream(entry, catalogue, clients, backoff, timer, this::resourceUpdated);
+                    for (Upstream changed : stopped) {
+                        if (changed.name().equals(entry.name())) {
+                            existing.inheritSubscriptions(changed);
+                        }
+                    }
                     started.add(existing);
                 }
                 reordered.put(entry.name(), existing);

@@ -344,6 +344,11 @@ public final class Upstream {
         }
     }
 
+    /** A changed config replaced {@code previous}: its hosts' subscriptions carry over to this one. */
+    void inheritSubscriptions(Upstream previous) {
+        subscribed.addAll(previous.subscribed);
+    }
+
     /** Ends the subscription to {@code uri} (no host needs it any more). */
     public void unsubscribeResource(String uri) {
         subscribed.remove(uri);

@@ -167,6 +167,22 @@ class HttpResourceSubscriptionsTest {
     }
 
     @Test
+    void anUpstreamReplacedByAConfigChangeKeepsItsHostsSubscriptions() throws Exception {
+        HttpHost host = legacyHost();
+        SseLines stream = getStream(host);
+        host.request("resources/subscribe", uri(COUNTER));
+
+        gateway.reload(TestGateways.config(
+                TestGateways.withPrefix(UpstreamConfig.of("old", UpstreamEndpoint.Http.of(legacy.url().toString())), "renamed"),
+                UpstreamConfig.of("new", UpstreamEndpoint.Http.of(modern.url().toString()))));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> legacy.initializeCount() == 2
+                && legacy.subscriptions().values().contains(Set.of(COUNTER)));
+        notifyLegacy(COUNTER);
+        assertThat(updatedUris(stream, 1)).containsExactly(COUNTER);
+    }
+
+    @Test
     void unknownResourcesAreAnErrorAndAModernHostsAcknowledgmentLeavesThemOut() throws Exception {
         HttpHost host = legacyHost();
 
