@@ -38,6 +38,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -88,7 +89,7 @@ public final class McpClient implements AutoCloseable {
     private volatile ListenLoop listenLoop;
     private volatile ResourceWatch resourceWatch;
     /** Resources subscribed on a legacy session: a re-initialize subscribes them again. */
-    private final java.util.Set<String> legacySubscriptions = ConcurrentHashMap.newKeySet();
+    private final Set<String> legacySubscriptions = ConcurrentHashMap.newKeySet();
     private volatile ServerDescription server;
     private volatile McpException closedBy;
     private volatile boolean closed;
@@ -834,7 +835,12 @@ public final class McpClient implements AutoCloseable {
             case Methods.RESOURCES_LIST_CHANGED -> listChanged(CatalogueKind.RESOURCES);
             case Methods.PROMPTS_LIST_CHANGED -> listChanged(CatalogueKind.PROMPTS);
             case Methods.RESOURCES_UPDATED -> resourceUpdated(params);
-            case Methods.SUBSCRIPTIONS_ACKNOWLEDGED -> subscriptionAcknowledged(params);
+            case Methods.SUBSCRIPTIONS_ACKNOWLEDGED -> {
+                ResourceWatch watch = resourceWatch;
+                if (watch != null) {
+                    watch.acknowledged(params);
+                }
+            }
             case Methods.MESSAGE -> emit(new ClientEvent.Log(params));
             default -> log.debug("{}: ignored notification {}", name, notification.method());
         }
@@ -843,25 +849,11 @@ public final class McpClient implements AutoCloseable {
     /** A modern update counts only from a stream still in use: a superseded stream's copy would be a duplicate. */
     private void resourceUpdated(ObjectNode params) {
         ResourceWatch watch = resourceWatch;
-        RequestId subscription = subscriptionId(params);
-        if (era() == Era.MODERN && (watch == null || subscription != null && !watch.isLive(subscription))) {
+        if (era() == Era.MODERN && (watch == null || !watch.isLive(params))) {
             log.debug("{}: dropped a resource update from a subscription no longer in use", name);
             return;
         }
         emit(new ClientEvent.ResourceUpdated(params));
-    }
-
-    private void subscriptionAcknowledged(ObjectNode params) {
-        ResourceWatch watch = resourceWatch;
-        RequestId subscription = subscriptionId(params);
-        if (watch != null && subscription != null) {
-            watch.acknowledged(subscription, Json.objectAt(params, "notifications"));
-        }
-    }
-
-    private static RequestId subscriptionId(ObjectNode params) {
-        ObjectNode meta = Json.objectAt(params, MetaKeys.META);
-        return RequestId.fromJson(meta == null ? null : meta.get(MetaKeys.SUBSCRIPTION_ID));
     }
 
     private void listChanged(CatalogueKind kind) {

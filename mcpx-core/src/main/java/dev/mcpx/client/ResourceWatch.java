@@ -6,6 +6,7 @@ import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcError;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.RequestCancelledException;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.protocol.RequestTimeoutException;
@@ -125,11 +126,12 @@ final class ResourceWatch {
         }
     }
 
-    /** A {@code notifications/subscriptions/acknowledged}: true when it was for one of these streams. */
-    boolean acknowledged(RequestId id, ObjectNode notifications) {
+    /** A {@code notifications/subscriptions/acknowledged}'s params: true when it was for one of these streams. */
+    boolean acknowledged(ObjectNode params) {
+        ObjectNode notifications = Json.objectAt(params, "notifications");
         lock.lock();
         try {
-            Stream stream = find(id);
+            Stream stream = find(subscriptionId(params));
             if (stream == null) {
                 return false;
             }
@@ -150,15 +152,27 @@ final class ResourceWatch {
         }
     }
 
-    /** Whether a notification tagged with this subscription id comes from a stream still in use. */
-    boolean isLive(RequestId subscriptionId) {
+    /**
+     * Whether a notification with these params comes from a stream still in use (one with no
+     * subscription id is given the benefit of the doubt).
+     */
+    boolean isLive(ObjectNode params) {
+        RequestId id = subscriptionId(params);
+        if (id == null) {
+            return true;
+        }
         lock.lock();
         try {
-            Stream stream = find(subscriptionId);
+            Stream stream = find(id);
             return stream != null && stream.agreed != null;
         } finally {
             lock.unlock();
         }
+    }
+
+    private static RequestId subscriptionId(ObjectNode params) {
+        ObjectNode meta = Json.objectAt(params, MetaKeys.META);
+        return RequestId.fromJson(meta == null ? null : meta.get(MetaKeys.SUBSCRIPTION_ID));
     }
 
     void stop() {
