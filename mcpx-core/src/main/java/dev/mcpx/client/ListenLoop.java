@@ -5,19 +5,17 @@ import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
 import java.time.Duration;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Keeps one modern {@code subscriptions/listen} open for the change notifications the upstream
- * advertises and the resources the client watches. A stream that ends (dropped, or closed
- * gracefully by the server) is re-opened with bounded exponential backoff; a JSON-RPC refusal
- * such as {@code -32601} is definitive and ends the loop, so a server without subscriptions
- * costs one request. Watching another resource re-opens the stream with the new filter at once.
+ * Keeps one modern {@code subscriptions/listen} open for the list-change notifications the
+ * upstream advertises (watched resources have their own stream: {@link ResourceWatch}). A stream
+ * that ends (dropped, or closed gracefully by the server) is re-opened with bounded exponential
+ * backoff; a JSON-RPC refusal such as {@code -32601} is definitive and ends the loop, so a server
+ * without subscriptions costs one request.
  */
 final class ListenLoop {
 
@@ -31,9 +29,6 @@ final class ListenLoop {
     private final String name;
     private final ObjectNode filter;
     private final BiConsumer<ObjectNode, Cancellation> listen;
-    private final Set<String> resources = ConcurrentHashMap.newKeySet();
-    private volatile Cancellation current;
-    private volatile boolean refiltered;
     private volatile boolean stopped;
     private volatile Thread thread;
 
@@ -46,33 +41,6 @@ final class ListenLoop {
         this.name = name;
         this.filter = filter == null ? Json.object() : filter;
         this.listen = listen;
-    }
-
-    /** Adds {@code uri} to the resources whose {@code notifications/resources/updated} are wanted. */
-    void watch(String uri) {
-        if (resources.add(uri)) {
-            refilter();
-        }
-    }
-
-    void unwatch(String uri) {
-        if (resources.remove(uri)) {
-            refilter();
-        }
-    }
-
-    synchronized void startIfStopped() {
-        if (!stopped && (thread == null || !thread.isAlive())) {
-            start();
-        }
-    }
-
-    private void refilter() {
-        refiltered = true;
-        Cancellation open = current;
-        if (open != null) {
-            open.cancel("subscription filter changed");
-        }
     }
 
     /** The notification filter the server's capabilities make worth asking for, or null for none. */
@@ -108,14 +76,9 @@ final class ListenLoop {
         Duration backoff = MIN_BACKOFF;
         while (!stopped) {
             long started = System.nanoTime();
-            refiltered = false;
             Cancellation cancellation = new Cancellation();
-            current = cancellation;
             try {
                 ObjectNode wanted = filter.deepCopy();
-                if (!resources.isEmpty()) {
-                    resources.forEach(wanted.putArray("resourceSubscriptions")::add);
-                }
                 if (wanted.isEmpty()) {
                     return;
                 }
@@ -132,9 +95,6 @@ final class ListenLoop {
                     return;
                 }
             } catch (McpException e) {
-                if (refiltered && !stopped) {
-                    continue;
-                }
                 if (!stopped) {
                     log.info("{}: subscription stream ended unexpectedly ({}); re-opening in {} ms",
                             name, e.getMessage(), backoff.toMillis());

@@ -35,6 +35,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -85,6 +86,9 @@ public final class McpClient implements AutoCloseable {
 
     private volatile Transport transport;
     private volatile ListenLoop listenLoop;
+    private volatile ResourceWatch resourceWatch;
+    /** Resources subscribed on a legacy session: a re-initialize subscribes them again. */
+    private final Set<String> legacySubscriptions = ConcurrentHashMap.newKeySet();
     private volatile ServerDescription server;
     private volatile McpException closedBy;
     private volatile boolean closed;
@@ -146,36 +150,66 @@ public final class McpClient implements AutoCloseable {
     private synchronized ListenLoop listenLoop() {
         if (listenLoop == null) {
             ObjectNode filter = listenForChanges ? ListenLoop.filterFor(server.capabilities()) : null;
-            listenLoop = new ListenLoop(name, filter, (params, cancellation) -> exchange(Methods.SUBSCRIPTIONS_LISTEN, params,
-                    RequestOptions.defaults().withTimeout(LISTEN_TIMEOUT).withCancellation(cancellation),
-                    new Attempt(server.protocolVersion())));
+            listenLoop = new ListenLoop(name, filter, (params, cancellation) -> listen(params, cancellation, id -> { }));
         }
         return listenLoop;
     }
 
+    private synchronized ResourceWatch resourceWatch() {
+        if (resourceWatch == null) {
+            resourceWatch = new ResourceWatch(name, this::listen, requestTimeout);
+        }
+        return resourceWatch;
+    }
+
+    private void listen(ObjectNode params, Cancellation cancellation, Consumer<RequestId> sent) {
+        Attempt attempt = new Attempt(server.protocolVersion());
+        attempt.sent = sent;
+        exchange(Methods.SUBSCRIPTIONS_LISTEN, params,
+                RequestOptions.defaults().withTimeout(LISTEN_TIMEOUT).withCancellation(cancellation), attempt);
+    }
+
     /**
      * Asks for {@code notifications/resources/updated} on {@code uri}, delivered as
-     * {@link ClientEvent.ResourceUpdated}: on a modern upstream through the kept-open
-     * {@code subscriptions/listen}, on a legacy one with {@code resources/subscribe}.
+     * {@link ClientEvent.ResourceUpdated}: on a modern upstream through a
+     * {@code subscriptions/listen} whose filter names it (returns once the upstream acknowledged
+     * it), on a legacy one with {@code resources/subscribe}, sent again after a re-initialize.
      */
     public void subscribeResource(String uri) {
         requireConnected();
         if (era() == Era.MODERN) {
-            ListenLoop loop = listenLoop();
-            loop.watch(uri);
-            loop.startIfStopped();
+            resourceWatch().watch(uri);
         } else {
             request(Methods.RESOURCES_SUBSCRIBE, Json.object().put("uri", uri));
+            legacySubscriptions.add(uri);
         }
     }
 
+    /** Stops the updates of {@code uri}; returns once none will arrive any more. */
     public void unsubscribeResource(String uri) {
         requireConnected();
         if (era() == Era.MODERN) {
-            listenLoop().unwatch(uri);
+            resourceWatch().unwatch(uri);
         } else {
+            legacySubscriptions.remove(uri);
             request(Methods.RESOURCES_UNSUBSCRIBE, Json.object().put("uri", uri));
         }
+    }
+
+    /** A restarted legacy upstream forgot the session's subscriptions: ask again (off the caller's thread). */
+    private void resubscribeLegacy() {
+        if (legacySubscriptions.isEmpty()) {
+            return;
+        }
+        Thread.ofVirtual().name("mcpx-resubscribe-" + name).start(() -> {
+            for (String uri : List.copyOf(legacySubscriptions)) {
+                try {
+                    request(Methods.RESOURCES_SUBSCRIBE, Json.object().put("uri", uri));
+                } catch (McpException e) {
+                    log.warn("{}: could not subscribe to {} again after the re-initialize: {}", name, uri, e.getMessage());
+                }
+            }
+        });
     }
 
     /** Closes a transport the era detection gave up on; its closing is not the client's death. */
@@ -308,6 +342,7 @@ public final class McpClient implements AutoCloseable {
             log.info("{}: upstream forgot session {}; re-initialized, session generation {}", name,
                     SessionExpiredException.redact(deadSessionId), sessions.generation());
             emit(new ClientEvent.Reinitialized(sessions.generation()));
+            resubscribeLegacy();
             for (CatalogueKind kind : CatalogueKind.values()) {
                 listChanged(kind);
             }
@@ -318,6 +353,7 @@ public final class McpClient implements AutoCloseable {
     private JsonNode exchange(String method, ObjectNode params, RequestOptions options, Attempt attempt) {
         RequestId id = RequestId.of(ids.incrementAndGet());
         attempt.id = id;
+        attempt.sent.accept(id);
         ObjectNode sent = prepareParams(params, options, id, attempt.metaVersion);
         Waiter waiter = pending.register(id, method, options.progress(), options.serverRequests(), options.logs());
         Cancellation cancellation = options.cancellation();
@@ -623,13 +659,29 @@ public final class McpClient implements AutoCloseable {
             case Methods.TOOLS_LIST_CHANGED -> listChanged(CatalogueKind.TOOLS);
             case Methods.RESOURCES_LIST_CHANGED -> listChanged(CatalogueKind.RESOURCES);
             case Methods.PROMPTS_LIST_CHANGED -> listChanged(CatalogueKind.PROMPTS);
-            case Methods.RESOURCES_UPDATED -> emit(new ClientEvent.ResourceUpdated(params));
+            case Methods.RESOURCES_UPDATED -> resourceUpdated(params);
+            case Methods.SUBSCRIPTIONS_ACKNOWLEDGED -> {
+                ResourceWatch watch = resourceWatch;
+                if (watch != null) {
+                    watch.acknowledged(params);
+                }
+            }
             case Methods.MESSAGE -> {
                 callLogs(relatedTo).ifPresent(logs -> logs.accept(params));
                 emit(new ClientEvent.Log(params));
             }
             default -> log.debug("{}: ignored notification {}", name, notification.method());
         }
+    }
+
+    /** A modern update counts only from a stream still in use: a superseded stream's copy would be a duplicate. */
+    private void resourceUpdated(ObjectNode params) {
+        ResourceWatch watch = resourceWatch;
+        if (era() == Era.MODERN && (watch == null || !watch.isLive(params))) {
+            log.debug("{}: dropped a resource update from a subscription no longer in use", name);
+            return;
+        }
+        emit(new ClientEvent.ResourceUpdated(params));
     }
 
     private void listChanged(CatalogueKind kind) {
@@ -751,6 +803,10 @@ public final class McpClient implements AutoCloseable {
         if (loop != null) {
             loop.stop();
         }
+        ResourceWatch watch = resourceWatch;
+        if (watch != null) {
+            watch.stop();
+        }
         Transport t = transport;
         if (t != null) {
             t.close();
@@ -763,6 +819,8 @@ public final class McpClient implements AutoCloseable {
         final ProtocolVersion metaVersion;
         RequestId id;
         long generation;
+        /** Told the id before the request leaves (a subscription learns its subscription id). */
+        Consumer<RequestId> sent = id -> { };
 
         Attempt(ProtocolVersion metaVersion) {
             this.metaVersion = metaVersion;

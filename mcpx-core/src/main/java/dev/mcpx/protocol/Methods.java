@@ -37,6 +37,7 @@ public final class Methods {
     public static final String RESOURCES_LIST_CHANGED = "notifications/resources/list_changed";
     public static final String PROMPTS_LIST_CHANGED = "notifications/prompts/list_changed";
     public static final String RESOURCES_UPDATED = "notifications/resources/updated";
+    public static final String SUBSCRIPTIONS_ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
     public static final String ROOTS_LIST_CHANGED = "notifications/roots/list_changed";
 
     /** Methods with no side effects by definition: safe to send twice (recovery Phase 2). */

@@ -22,6 +22,7 @@ import dev.mcpx.protocol.TasksExtension;
 import dev.mcpx.router.HeldCalls;
 import dev.mcpx.router.HostCall;
 import dev.mcpx.router.LogLevel;
+import dev.mcpx.router.ResourceSubscriptions;
 import dev.mcpx.router.Router;
 import java.time.Duration;
 import java.util.Optional;
@@ -30,6 +31,7 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -45,10 +47,14 @@ public final class HostRequests {
     /** Legacy methods 2026-07-28 removed: a modern host calling them gets -32601. */
     public static final Set<String> REMOVED_IN_MODERN = Set.of(Methods.INITIALIZE, Methods.PING,
             Methods.LOGGING_SET_LEVEL, Methods.RESOURCES_SUBSCRIBE, Methods.RESOURCES_UNSUBSCRIBE);
+    /** Legacy requests a front answers with {@link #subscription}, naming the host that subscribes. */
+    public static final Set<String> SUBSCRIPTION_METHODS = Set.of(Methods.RESOURCES_SUBSCRIBE,
+            Methods.RESOURCES_UNSUBSCRIBE);
 
     private final Catalogue catalogue;
     private final Pool pool;
     private final Router router;
+    private final ResourceSubscriptions subscriptions;
     private final ServerIdentity identity;
     private final Duration startWait;
     private final int pageSize;
@@ -63,6 +69,7 @@ public final class HostRequests {
         this.catalogue = catalogue;
         this.pool = pool;
         this.router = new Router(catalogue, pool, startWait, heldCalls);
+        this.subscriptions = new ResourceSubscriptions(router, pool);
         this.identity = identity;
         this.startWait = startWait;
         this.pageSize = pageSize;
@@ -79,6 +86,60 @@ public final class HostRequests {
     /** Modern hosts' calls to legacy upstreams waiting for the host's next MRTR round now. */
     public int heldCallCount() {
         return router.heldCallCount();
+    }
+
+    /**
+     * A legacy host's {@code resources/subscribe} or {@code resources/unsubscribe}: {@code host}
+     * receives the resource's updates until it unsubscribes or is {@link #release}d.
+     */
+    public JsonRpcMessage subscription(Request hostRequest, ResourceSubscriptions.Subscriber host) {
+        try {
+            String uri = Json.text(hostRequest.params(), "uri");
+            if (uri == null) {
+                throw new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS, "params.uri must be the resource's URI"));
+            }
+            if (Methods.RESOURCES_SUBSCRIBE.equals(hostRequest.method())) {
+                subscriptions.subscribe(host, uri);
+            } else {
+                subscriptions.unsubscribe(host, uri);
+            }
+            return new Result(hostRequest.id(), Json.object());
+        } catch (McpException e) {
+            return new ErrorResponse(hostRequest.id(), e.toError());
+        } catch (RuntimeException e) {
+            LOG.warn("{} failed inside mcpx", hostRequest.method(), e);
+            return new ErrorResponse(hostRequest.id(), JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
+                    "mcpx failed on " + hostRequest.method() + ": " + e));
+        }
+    }
+
+    /**
+     * A modern host's {@code subscriptions/listen} asked for {@code asked.resourceSubscriptions}:
+     * subscribes {@code host} to each and puts the ones that worked into {@code agreed} (the
+     * acknowledgment omits what mcpx cannot honour, as the spec says).
+     */
+    public void subscribeAll(ResourceSubscriptions.Subscriber host, ObjectNode asked, ObjectNode agreed) {
+        if (asked == null || !(asked.get("resourceSubscriptions") instanceof ArrayNode uris)) {
+            return;
+        }
+        ArrayNode honoured = Json.array();
+        for (JsonNode uri : uris) {
+            if (!uri.isString()) {
+                continue;
+            }
+            try {
+                subscriptions.subscribe(host, uri.asString());
+                honoured.add(uri.asString());
+            } catch (McpException e) {
+                LOG.info("a host's subscription to {} is not honoured: {}", uri.asString(), e.getMessage());
+            }
+        }
+        agreed.set("resourceSubscriptions", honoured);
+    }
+
+    /** The host is gone: its resource subscriptions end, and upstreams no host needs are released. */
+    public void release(ResourceSubscriptions.Subscriber host) {
+        subscriptions.release(host);
     }
 
     /** Which era a request is in, by its body: modern requests carry their version in {@code _meta}. */
@@ -151,8 +212,11 @@ public final class HostRequests {
                     "params.level must be a log level (debug, info, notice, warning, error, critical, alert, emergency)"));
         }
         return switch (method) {
-            case Methods.INITIALIZE -> identity.initializeResult(hostRequest.params());
-            case Methods.DISCOVER -> withExtensions(identity.discoverResult());
+            case Methods.INITIALIZE -> identity.initializeResult(hostRequest.params(), subscriptions.available());
+            case Methods.DISCOVER -> withExtensions(identity.discoverResult(subscriptions.available()));
+            case Methods.RESOURCES_SUBSCRIBE, Methods.RESOURCES_UNSUBSCRIBE ->
+                    throw new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                            method + " needs a session (initialize first)"));
             case Methods.PING, Methods.LOGGING_SET_LEVEL -> Json.object();
             default -> throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
                     "Method not found: " + method));

@@ -20,29 +20,33 @@ public record ServerIdentity(String name, String version) {
                 .orElse(ProtocolVersion.LATEST_LEGACY);
     }
 
-    ObjectNode initializeResult(ObjectNode params) {
+    /** {@code subscribe}: whether resource subscriptions can be honoured (some upstream offers them). */
+    ObjectNode initializeResult(ObjectNode params, boolean subscribe) {
         ObjectNode result = Json.object();
         result.put("protocolVersion", negotiate(Json.text(params, "protocolVersion")).wire());
-        result.set("capabilities", capabilities(true));
+        result.set("capabilities", capabilities(true, subscribe));
         result.set("serverInfo", serverInfo());
         result.put("instructions", INSTRUCTIONS);
         return result;
     }
 
-    ObjectNode discoverResult() {
+    ObjectNode discoverResult(boolean subscribe) {
         ObjectNode result = Json.object();
         result.putArray("supportedVersions").add(ProtocolVersion.LATEST_MODERN.wire());
-        result.set("capabilities", capabilities(false));
+        result.set("capabilities", capabilities(false, subscribe));
         result.put("instructions", INSTRUCTIONS);
         result.putObject(MetaKeys.META).set(MetaKeys.SERVER_INFO, serverInfo());
         return result;
     }
 
-    private static ObjectNode capabilities(boolean legacy) {
+    private static ObjectNode capabilities(boolean legacy, boolean subscribe) {
         ObjectNode capabilities = Json.object();
         capabilities.putObject("tools").put("listChanged", true);
         capabilities.putObject("prompts").put("listChanged", true);
-        capabilities.putObject("resources").put("listChanged", true);
+        ObjectNode resources = capabilities.putObject("resources").put("listChanged", true);
+        if (subscribe) {
+            resources.put("subscribe", true);
+        }
         capabilities.putObject("completions");
         if (legacy) {
             capabilities.putObject("logging");

@@ -10,10 +10,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One {@link Upstream} per enabled config entry, all started at once so a slow or broken one
@@ -30,6 +33,7 @@ public final class Pool implements AutoCloseable {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("mcpx-pool-timer").factory());
     private final Map<String, Upstream> upstreams = new LinkedHashMap<>();
+    private final List<BiConsumer<String, ObjectNode>> resourceListeners = new CopyOnWriteArrayList<>();
 
     public Pool(Catalogue catalogue, ClientFactory clients, Backoff backoff) {
         this.catalogue = catalogue;
@@ -55,7 +59,12 @@ public final class Pool implements AutoCloseable {
             for (UpstreamConfig entry : wanted.values()) {
                 Upstream existing = upstreams.get(entry.name());
                 if (existing == null) {
-                    existing = new Upstream(entry, catalogue, clients, backoff, timer);
+                    existing = new Upstream(entry, catalogue, clients, backoff, timer, this::resourceUpdated);
+                    for (Upstream changed : stopped) {
+                        if (changed.name().equals(entry.name())) {
+                            existing.inheritSubscriptions(changed);
+                        }
+                    }
                     started.add(existing);
                 }
                 reordered.put(entry.name(), existing);
@@ -72,6 +81,25 @@ public final class Pool implements AutoCloseable {
         for (Upstream fresh : started) {
             catalogue.register(fresh.name(), fresh.config().prefix());
             fresh.start();
+        }
+    }
+
+    /**
+     * Receives every {@code notifications/resources/updated} an upstream sends: the upstream's
+     * name and the notification's params. Returns the unsubscribe action.
+     */
+    public Runnable onResourceUpdated(BiConsumer<String, ObjectNode> listener) {
+        resourceListeners.add(listener);
+        return () -> resourceListeners.remove(listener);
+    }
+
+    private void resourceUpdated(String upstream, ObjectNode params) {
+        for (BiConsumer<String, ObjectNode> listener : resourceListeners) {
+            try {
+                listener.accept(upstream, params);
+            } catch (RuntimeException e) {
+                LOG.warn("{}: passing on a resource update failed", upstream, e);
+            }
         }
     }
 

@@ -9,6 +9,9 @@ import dev.mcpx.client.RequestOptions;
 import dev.mcpx.client.ServerDescription;
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.protocol.Era;
+import dev.mcpx.protocol.ErrorCodes;
+import dev.mcpx.protocol.JsonRpcError;
+import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.RequestCancelledException;
 import dev.mcpx.protocol.ToolDescriptor;
@@ -17,6 +20,8 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -44,6 +49,9 @@ public final class Upstream {
     private final ClientFactory clients;
     private final Backoff backoff;
     private final ScheduledExecutorService timer;
+    private final BiConsumer<String, ObjectNode> resourceUpdates;
+    /** The resources hosts subscribed to here: a new client (after a restart) subscribes them again. */
+    private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -65,12 +73,13 @@ public final class Upstream {
     private Long lastPid;
 
     Upstream(UpstreamConfig config, Catalogue catalogue, ClientFactory clients, Backoff backoff,
-             ScheduledExecutorService timer) {
+             ScheduledExecutorService timer, BiConsumer<String, ObjectNode> resourceUpdates) {
         this.config = config;
         this.catalogue = catalogue;
         this.clients = clients;
         this.backoff = backoff;
         this.timer = timer;
+        this.resourceUpdates = resourceUpdates;
         this.state = config.enabled() ? UpstreamState.STARTING : UpstreamState.DISABLED;
     }
 
@@ -131,6 +140,18 @@ public final class Upstream {
         LOG.info("{}: up ({} {}, {})", name(), era, protocolVersion, candidate.server().name());
         refresh(candidate, EnumSet.allOf(ListKind.class));
         firstAttempt.countDown();
+        subscribeAgain(candidate);
+    }
+
+    /** A new client knows nothing of the old one's subscriptions: the hosts' ones are made again. */
+    private void subscribeAgain(McpClient fresh) {
+        for (String uri : List.copyOf(subscribed)) {
+            try {
+                fresh.subscribeResource(uri);
+            } catch (McpException e) {
+                LOG.warn("{}: could not subscribe to {} again after the restart: {}", name(), uri, e.getMessage());
+            }
+        }
     }
 
     private static void connectWithin(McpClient candidate, Duration limit) {
@@ -188,7 +209,11 @@ public final class Upstream {
             case ClientEvent.EraChanged changed -> eraChanged(id, changed);
             case ClientEvent.Closed closed -> connectionDied(id, closed.cause());
             case ClientEvent.Log log -> LOG.debug("{}: {}", name(), log.params());
-            case ClientEvent.ResourceUpdated updated -> LOG.debug("{}: resource updated {}", name(), updated.params());
+            case ClientEvent.ResourceUpdated updated -> {
+                if (currentClient(id) != null) {
+                    resourceUpdates.accept(name(), updated.params());
+                }
+            }
         }
     }
 
@@ -306,6 +331,67 @@ public final class Upstream {
         Duration timeout = options.timeout() != null ? options.timeout() : config.requestTimeout();
         McpClient ready = awaitUp(System.nanoTime() + timeout.toNanos(), options);
         return ready.request(method, params, options);
+    }
+
+    /**
+     * Subscribes the gateway to {@code uri} here (once; the router counts the hosts), kept across
+     * restarts until {@link #unsubscribeResource}.
+     *
+     * @throws McpException the upstream has no resource subscriptions, is down, or refused
+     */
+    public void subscribeResource(String uri, RequestOptions options) {
+        Duration timeout = options.timeout() != null ? options.timeout() : config.requestTimeout();
+        McpClient ready = awaitUp(System.nanoTime() + timeout.toNanos(), options);
+        if (!offersSubscriptions(ready)) {
+            throw new McpErrorException(new JsonRpcError(ErrorCodes.INVALID_PARAMS, "upstream \"" + name()
+                    + "\" does not offer resource subscriptions, so " + uri + " cannot be subscribed to",
+                    dev.mcpx.protocol.Json.object().put("uri", uri)));
+        }
+        // recorded first: a restart right now must subscribe it on the new client too
+        boolean added = subscribed.add(uri);
+        try {
+            ready.subscribeResource(uri);
+        } catch (RuntimeException e) {
+            if (added) {
+                subscribed.remove(uri);
+            }
+            throw e;
+        }
+    }
+
+    /** A changed config replaced {@code previous}: its hosts' subscriptions carry over to this one. */
+    void inheritSubscriptions(Upstream previous) {
+        subscribed.addAll(previous.subscribed);
+    }
+
+    /** Ends the subscription to {@code uri} (no host needs it any more). */
+    public void unsubscribeResource(String uri) {
+        subscribed.remove(uri);
+        McpClient live;
+        lock.lock();
+        try {
+            live = state == UpstreamState.UP ? client : null;
+        } finally {
+            lock.unlock();
+        }
+        if (live != null) {
+            live.unsubscribeResource(uri);
+        }
+    }
+
+    /** Whether the live client's upstream declared {@code resources.subscribe}. */
+    public boolean offersSubscriptions() {
+        lock.lock();
+        try {
+            return state == UpstreamState.UP && offersSubscriptions(client);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static boolean offersSubscriptions(McpClient client) {
+        ObjectNode capabilities = client == null || client.server() == null ? null : client.server().capabilities();
+        return capabilities != null && capabilities.path("resources").path("subscribe").asBoolean(false);
     }
 
     private McpClient awaitUp(long deadlineNanos, RequestOptions options) {

@@ -33,10 +33,12 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class Router {
 
-    /** The methods the router forwards; everything else the front answers itself. */
+    /**
+     * The methods the router forwards; everything else the front answers itself (resource
+     * subscriptions belong to a host session: {@link ResourceSubscriptions}).
+     */
     public static final Set<String> ROUTED = Set.of(Methods.TOOLS_CALL, Methods.PROMPTS_GET, Methods.RESOURCES_READ,
-            Methods.RESOURCES_SUBSCRIBE, Methods.RESOURCES_UNSUBSCRIBE, Methods.COMPLETION_COMPLETE,
-            Methods.TASKS_GET, Methods.TASKS_UPDATE, Methods.TASKS_CANCEL);
+            Methods.COMPLETION_COMPLETE, Methods.TASKS_GET, Methods.TASKS_UPDATE, Methods.TASKS_CANCEL);
 
     private final Catalogue catalogue;
     private final Pool pool;
@@ -79,8 +81,7 @@ public final class Router {
         Route route = switch (call.method()) {
             case Methods.TOOLS_CALL -> named(hostRequest, upstreamRequest, settled(catalogue::tool), "tool");
             case Methods.PROMPTS_GET -> named(hostRequest, upstreamRequest, settled(catalogue::prompt), "prompt");
-            case Methods.RESOURCES_READ, Methods.RESOURCES_SUBSCRIBE, Methods.RESOURCES_UNSUBSCRIBE ->
-                    byUri(Json.text(hostRequest, "uri"));
+            case Methods.RESOURCES_READ -> byUri(Json.text(hostRequest, "uri"));
             case Methods.COMPLETION_COMPLETE -> completionRef(upstreamRequest);
             case Methods.TASKS_GET, Methods.TASKS_UPDATE, Methods.TASKS_CANCEL -> tasks.route(call, upstreamRequest);
             default -> throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
@@ -159,6 +160,11 @@ public final class Router {
         Route route = lookup.apply(name).orElseThrow(() -> unknown(what, name));
         upstreamRequest.put("name", route.upstreamName());
         return route;
+    }
+
+    /** The upstream serving {@code uri}; unknown URIs are the host's resource-not-found error. */
+    Route resourceRoute(String uri) {
+        return byUri(uri);
     }
 
     private Route byUri(String uri) {

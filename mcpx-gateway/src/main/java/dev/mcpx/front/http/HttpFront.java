@@ -43,7 +43,8 @@ public final class HttpFront implements AutoCloseable {
     private final Runnable unsubscribe;
 
     private HttpFront(Gateway gateway, InetSocketAddress address, String token, Duration keepAlive, SseSettings sse) {
-        sessions = new LegacySessions(Duration.ofHours(1), sse, replayCounters);
+        sessions = new LegacySessions(Duration.ofHours(1), sse, replayCounters,
+                session -> gateway.hostRequests().release(session.updates));
         server = new Server(new VirtualThreadPool(MAX_CONCURRENT_EXCHANGES));
         connector = new ServerConnector(server);
         connector.setHost(address.getHostString());

@@ -3,9 +3,12 @@ package dev.mcpx.front.http;
 import dev.mcpx.client.Cancellation;
 import dev.mcpx.front.CallLimit;
 import dev.mcpx.front.HostAsks;
+import dev.mcpx.protocol.JsonRpcMessage.Notification;
+import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.router.LogLevel;
+import dev.mcpx.router.ResourceSubscriptions;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,6 +30,13 @@ final class LegacySession {
     volatile HostAsks asks = new HostAsks(null, HOST_ANSWER_TIMEOUT);
     /** The level the host set with logging/setLevel (null: none yet). */
     volatile LogLevel logLevel;
+    /** The updates of resources this host subscribed to go on its GET stream (dropped while it has none). */
+    final ResourceSubscriptions.Subscriber updates = params -> {
+        SseStream stream = listen;
+        if (initialized && stream != null) {
+            stream.send(new Notification(Methods.RESOURCES_UPDATED, params));
+        }
+    };
     private volatile long lastUsedNanos = System.nanoTime();
 
     LegacySession(String id, ProtocolVersion version, ReplayStore replay) {

@@ -8,6 +8,7 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * The legacy sessions mcpx minted, by id. Ids are 128 random bits: unguessable, visible ASCII.
@@ -24,11 +25,14 @@ final class LegacySessions {
     private final ReplayCounters counters;
     /** Front-wide, so an event id names one stream of one session. */
     private final AtomicLong streamNumbers = new AtomicLong();
+    private final Consumer<LegacySession> ended;
 
-    LegacySessions(Duration idleLimit, SseSettings sse, ReplayCounters counters) {
+    /** {@code ended}: told of each session that is gone (deleted or forgotten), to release what it held. */
+    LegacySessions(Duration idleLimit, SseSettings sse, ReplayCounters counters, Consumer<LegacySession> ended) {
         this.idleLimit = idleLimit;
         this.sse = sse;
         this.counters = counters;
+        this.ended = ended;
     }
 
     LegacySession create(ProtocolVersion version) {
@@ -54,6 +58,7 @@ final class LegacySessions {
         for (LegacySession session : byId.values()) {
             if (session.isIdle() && now - session.lastUsedNanos() > idleLimit.toNanos() && byId.remove(session.id, session)) {
                 session.end();
+                ended.accept(session);
             }
         }
     }
@@ -66,7 +71,11 @@ final class LegacySessions {
     }
 
     LegacySession remove(String id) {
-        return byId.remove(id);
+        LegacySession session = byId.remove(id);
+        if (session != null) {
+            ended.accept(session);
+        }
+        return session;
     }
 
     Collection<LegacySession> all() {

@@ -3,6 +3,7 @@ package dev.mcpx.front.http;
 import dev.mcpx.client.Cancellation;
 import dev.mcpx.front.HostAsks;
 import dev.mcpx.front.HostRequests;
+import dev.mcpx.front.ListenUpdates;
 import dev.mcpx.front.ServerIdentity;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.ErrorCodes;
@@ -145,6 +146,8 @@ final class McpEndpoint {
                 }
                 Replies.accepted(response, callback);
             }
+            case Request hostRequest when HostRequests.SUBSCRIPTION_METHODS.contains(hostRequest.method()) ->
+                    Replies.json(response, callback, 200, requests.subscription(hostRequest, session.updates));
             case Request hostRequest when Router.ROUTED.contains(hostRequest.method()) -> {
                 if (!session.calls.tryAcquire()) {
                     Replies.json(response, callback, 200, new ErrorResponse(hostRequest.id(), session.calls.refusal()));
@@ -240,7 +243,7 @@ final class McpEndpoint {
         end(stream, callback);
     }
 
-    /** A modern host's {@code subscriptions/listen}: acknowledged, then list changes until it hangs up. */
+    /** A modern host's {@code subscriptions/listen}: acknowledged, then list changes and resource updates until it hangs up. */
     private void listen(Request hostRequest, Response response, Callback callback) throws InterruptedException {
         var asked = Json.objectAt(hostRequest.params(), "notifications");
         var agreed = Json.object();
@@ -250,16 +253,19 @@ final class McpEndpoint {
             }
         }
         SseStream stream = SseStream.open(response, keepAlive, () -> { });
+        ListenUpdates updates = new ListenUpdates(hostRequest.id(), stream::send);
         ModernListeners.Listener listener = new ModernListeners.Listener(hostRequest.id(), agreed, stream);
-        var ack = Json.object();
-        ack.putObject("_meta").set("io.modelcontextprotocol/subscriptionId", hostRequest.id().toJson());
-        ack.set("notifications", agreed);
-        listeners.add(listener);
-        stream.send(new Notification("notifications/subscriptions/acknowledged", ack));
         try {
+            requests.subscribeAll(updates, asked, agreed);
+            var ack = Json.object();
+            ack.putObject("_meta").set("io.modelcontextprotocol/subscriptionId", hostRequest.id().toJson());
+            ack.set("notifications", agreed);
+            listeners.add(listener);
+            updates.open(new Notification("notifications/subscriptions/acknowledged", ack));
             stream.awaitEnd();
         } finally {
             listeners.remove(listener);
+            requests.release(updates);
         }
         end(stream, callback);
     }

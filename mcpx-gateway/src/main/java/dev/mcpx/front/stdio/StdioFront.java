@@ -5,6 +5,7 @@ import dev.mcpx.front.CallLimit;
 import dev.mcpx.front.HostAsks;
 import dev.mcpx.front.HostRequests;
 import dev.mcpx.front.ListChanges;
+import dev.mcpx.front.ListenUpdates;
 import dev.mcpx.front.SubscriptionFlags;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.ErrorCodes;
@@ -20,6 +21,7 @@ import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.router.LogLevel;
+import dev.mcpx.router.ResourceSubscriptions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,6 +53,13 @@ public final class StdioFront {
     private final JsonRpcCodec codec = new JsonRpcCodec();
     private final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
     private final Map<RequestId, ObjectNode> subscriptions = new ConcurrentHashMap<>();
+    private final Map<RequestId, ListenUpdates> listenUpdates = new ConcurrentHashMap<>();
+    /** A legacy host's resource updates come as plain notifications once it is initialized. */
+    private final ResourceSubscriptions.Subscriber legacyUpdates = params -> {
+        if (this.legacyInitialized) {
+            send(new Notification(Methods.RESOURCES_UPDATED, params));
+        }
+    };
     private final CallLimit limit = CallLimit.perHost();
     private volatile boolean legacyInitialized;
 
@@ -79,6 +88,8 @@ public final class StdioFront {
             }
         } finally {
             unsubscribe.run();
+            requests.release(legacyUpdates);
+            listenUpdates.values().forEach(requests::release);
             inFlight.values().forEach(cancellation -> cancellation.cancel("host disconnected"));
             LOG.info("host closed stdin; {} calls cancelled", inFlight.size());
         }
@@ -125,7 +136,8 @@ public final class StdioFront {
         HostAsks hostAsks = era == Era.LEGACY ? asks : null;
         Thread.ofVirtual().name("mcpx-host-" + hostRequest.method()).start(() -> {
             try {
-                JsonRpcMessage hostResult = requests.answer(hostRequest, era,
+                JsonRpcMessage hostResult = era == Era.LEGACY && HostRequests.SUBSCRIPTION_METHODS.contains(hostRequest.method())
+                        ? requests.subscription(hostRequest, legacyUpdates) : requests.answer(hostRequest, era,
                         hostProgress -> send(new Notification(Methods.PROGRESS, hostProgress)), cancellation,
                         hostAsks == null ? null : hostAsks.capabilities(),
                         hostAsks == null ? null : hostAsks.forCall(message -> {
@@ -158,13 +170,20 @@ public final class StdioFront {
                 }
                 if (id != null) {
                     subscriptions.remove(id);
+                    ListenUpdates updates = listenUpdates.remove(id);
+                    if (updates != null) {
+                        requests.release(updates);
+                    }
                 }
             }
             default -> LOG.debug("ignored host notification {}", notification.method());
         }
     }
 
-    /** A modern host's {@code subscriptions/listen}: acknowledged now, answered never (it ends by cancel). */
+    /**
+     * A modern host's {@code subscriptions/listen}: acknowledged once its resources are subscribed
+     * (off the reader thread: that may wait for upstreams), answered never (it ends by cancel).
+     */
     private void listen(Request hostRequest) {
         ObjectNode asked = Json.objectAt(hostRequest.params(), "notifications");
         ObjectNode agreed = Json.object();
@@ -173,11 +192,21 @@ public final class StdioFront {
                 agreed.put(flag, true);
             }
         }
-        subscriptions.put(hostRequest.id(), agreed);
-        ObjectNode ack = Json.object();
-        ack.putObject(MetaKeys.META).set(MetaKeys.SUBSCRIPTION_ID, hostRequest.id().toJson());
-        ack.set("notifications", agreed);
-        send(new Notification("notifications/subscriptions/acknowledged", ack));
+        RequestId id = hostRequest.id();
+        ListenUpdates updates = new ListenUpdates(id, this::send);
+        listenUpdates.put(id, updates);
+        Thread.ofVirtual().name("mcpx-host-listen").start(() -> {
+            requests.subscribeAll(updates, asked, agreed);
+            if (!listenUpdates.containsKey(id)) {
+                requests.release(updates);
+                return;
+            }
+            subscriptions.put(id, agreed);
+            ObjectNode ack = Json.object();
+            ack.putObject(MetaKeys.META).set(MetaKeys.SUBSCRIPTION_ID, id.toJson());
+            ack.set("notifications", agreed);
+            updates.open(new Notification(Methods.SUBSCRIPTIONS_ACKNOWLEDGED, ack));
+        });
     }
 
     private void listsChanged(Set<String> methods) {

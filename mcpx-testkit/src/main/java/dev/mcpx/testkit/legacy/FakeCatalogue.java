@@ -151,6 +151,10 @@ final class FakeCatalogue {
         return result;
     }
 
+    boolean hasResource(String uri) {
+        return "test://static".equals(uri) || "test://counter".equals(uri);
+    }
+
     private ObjectNode readResource(String uri) {
         String text = switch (uri) {
             case "test://static" -> "static text";

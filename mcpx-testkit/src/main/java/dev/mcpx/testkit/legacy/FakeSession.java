@@ -16,6 +16,7 @@ final class FakeSession {
     private final AtomicInteger streamCounter = new AtomicInteger();
     private final AtomicInteger serverRequestCounter = new AtomicInteger();
     private volatile EventLog listenStream;
+    private final java.util.Set<String> subscriptions = ConcurrentHashMap.newKeySet();
 
     FakeSession(String id, String protocolVersion) {
         this.id = id;
@@ -50,6 +51,11 @@ final class FakeSession {
 
     EventLog listenStreamIfOpen() {
         return listenStream;
+    }
+
+    /** The resource URIs this session subscribed to. */
+    java.util.Set<String> subscriptions() {
+        return subscriptions;
     }
 
     String nextServerRequestId() {

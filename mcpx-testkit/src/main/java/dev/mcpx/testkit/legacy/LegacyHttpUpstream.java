@@ -44,6 +44,7 @@ public final class LegacyHttpUpstream implements AutoCloseable {
     private volatile ResponseMode responseMode = ResponseMode.JSON;
     private volatile SessionLossAnswer sessionLossAnswer = SessionLossAnswer.NOT_FOUND;
     private volatile boolean listenStreamEnabled = true;
+    private volatile boolean offersSubscriptions = true;
     private volatile boolean answer404Forever;
     private volatile boolean refuseInitialize;
     private volatile long initializeDelayMillis;
@@ -180,6 +181,37 @@ public final class LegacyHttpUpstream implements AutoCloseable {
     public LegacyHttpUpstream listenStream(boolean enabled) {
         this.listenStreamEnabled = enabled;
         return this;
+    }
+
+    /** When off, {@code resources.subscribe} is not advertised and resources/(un)subscribe get -32601. */
+    public LegacyHttpUpstream offerSubscriptions(boolean on) {
+        this.offersSubscriptions = on;
+        return this;
+    }
+
+    /**
+     * Sends {@code notifications/resources/updated} for {@code uri} on the listen stream of every
+     * session subscribed to it; returns how many sessions that was.
+     */
+    public int notifyResourceUpdated(String uri) {
+        String message = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\""
+                + uri + "\"}}";
+        int told = 0;
+        for (FakeSession session : sessions.values()) {
+            EventLog listen = session.listenStreamIfOpen();
+            if (listen != null && session.subscriptions().contains(uri)) {
+                listen.append(message);
+                told++;
+            }
+        }
+        return told;
+    }
+
+    /** The URIs each live session is subscribed to, by session id. */
+    public Map<String, Set<String>> subscriptions() {
+        Map<String, Set<String>> all = new java.util.HashMap<>();
+        sessions.forEach((id, session) -> all.put(id, Set.copyOf(session.subscriptions())));
+        return all;
     }
 
     /** Forgets every session, as a restart would, but keeps the port and connections open. */
@@ -327,6 +359,10 @@ public final class LegacyHttpUpstream implements AutoCloseable {
 
     SessionLossAnswer sessionLossAnswer() {
         return sessionLossAnswer;
+    }
+
+    boolean offersSubscriptions() {
+        return offersSubscriptions;
     }
 
     boolean listenStreamEnabled() {

@@ -129,10 +129,10 @@ final class StreamableHandler extends Handler.Abstract {
         boolean stream = upstream.responseMode() == LegacyHttpUpstream.ResponseMode.SSE
                 || FakeCatalogue.needsStream(method, params);
         if (stream) {
-            answerWithStream(session, id, exchange -> upstream.catalogue().handle(method, params, exchange),
+            answerWithStream(session, id, exchange -> handle(session, method, params, exchange),
                     null, response, callback);
         } else {
-            json(response, callback, null, respond(id, () -> upstream.catalogue().handle(method, params, noStream())));
+            json(response, callback, null, respond(id, () -> handle(session, method, params, noStream())));
         }
     }
 
@@ -155,7 +155,10 @@ final class StreamableHandler extends Handler.Abstract {
         result.put("protocolVersion", negotiated);
         ObjectNode capabilities = result.putObject("capabilities");
         capabilities.putObject("tools").put("listChanged", true);
-        capabilities.putObject("resources");
+        ObjectNode resources = capabilities.putObject("resources");
+        if (upstream.offersSubscriptions()) {
+            resources.put("subscribe", true);
+        }
         capabilities.putObject("prompts");
         result.putObject("serverInfo").put("name", "legacy-fake").put("version", "1.0.0");
         JsonNode id = message.get("id");
@@ -164,6 +167,27 @@ final class StreamableHandler extends Handler.Abstract {
         } else {
             json(response, callback, session.id(), respond(id, () -> result));
         }
+    }
+
+    /** Subscriptions belong to the session; everything else to the catalogue. */
+    private JsonNode handle(FakeSession session, String method, ObjectNode params, FakeCatalogue.Exchange exchange) {
+        boolean subscribe = "resources/subscribe".equals(method);
+        if (!subscribe && !"resources/unsubscribe".equals(method)) {
+            return upstream.catalogue().handle(method, params, exchange);
+        }
+        if (!upstream.offersSubscriptions()) {
+            throw new RpcError(-32601, "Method not found: " + method);
+        }
+        String uri = params == null ? "" : params.path("uri").asString("");
+        if (!upstream.catalogue().hasResource(uri)) {
+            throw new RpcError(-32002, "Resource not found: " + uri);
+        }
+        if (subscribe) {
+            session.subscriptions().add(uri);
+        } else {
+            session.subscriptions().remove(uri);
+        }
+        return NODES.objectNode();
     }
 
     /**

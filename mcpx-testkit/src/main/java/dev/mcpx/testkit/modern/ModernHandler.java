@@ -256,6 +256,7 @@ final class ModernHandler extends Handler.Abstract {
 
     private void listen(Response response, Callback callback, JsonNode id, JsonNode filter) {
         ListenStream stream = new ListenStream(id, filter);
+        stream.resourceSubscriptions.removeAll(upstream.declinedResources);
         startSse(response);
         OutputStream out = Content.Sink.asOutputStream(response);
         try {
@@ -265,8 +266,9 @@ final class ModernHandler extends Handler.Abstract {
             ObjectNode ackParams = ack.putObject("params");
             ackParams.putObject("_meta").set(META_SUBSCRIPTION, id);
             ackParams.set("notifications", stream.acknowledged());
-            writeEvent(out, ack);
+            // registered before the ack leaves: a change right after the ack queues behind it, never lost
             upstream.listeners.add(stream);
+            writeEvent(out, ack);
             if (stream.serve(out) == ListenStream.Ending.ABORT) {
                 callback.failed(new IOException("subscription dropped on purpose"));
                 return;

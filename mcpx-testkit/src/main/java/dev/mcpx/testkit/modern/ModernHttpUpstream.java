@@ -60,6 +60,7 @@ public final class ModernHttpUpstream implements AutoCloseable {
     volatile long ttlMs = 60_000;
     volatile boolean sseForEverything;
     volatile boolean refuseListen;
+    final Set<String> declinedResources = ConcurrentHashMap.newKeySet();
     final Map<String, AtomicInteger> versionRefusals = new ConcurrentHashMap<>();
 
     private final Server server;
@@ -174,6 +175,12 @@ public final class ModernHttpUpstream implements AutoCloseable {
     /** Answer {@code subscriptions/listen} with 404 and -32601, as a server without subscriptions does. */
     public ModernHttpUpstream refuseListen(boolean on) {
         refuseListen = on;
+        return this;
+    }
+
+    /** Leave {@code uri} out of every listen acknowledgment (and send no updates of it): a server that cannot watch it. */
+    public ModernHttpUpstream declineResource(String uri) {
+        declinedResources.add(uri);
         return this;
     }
 

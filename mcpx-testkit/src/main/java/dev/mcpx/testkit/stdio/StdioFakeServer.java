@@ -26,7 +26,9 @@ import tools.jackson.databind.node.ObjectNode;
  * legacy SDKs do; modern answers it and needs no initialize); {@code --silent-probe} (legacy that
  * never answers server/discover); {@code --garbage} (writes a non-JSON line before each answer);
  * {@code --stderr TEXT} (writes TEXT to stderr at start); {@code --start-delay MS} (reads
- * nothing for MS milliseconds, like a server that is slow to start).
+ * nothing for MS milliseconds, like a server that is slow to start); {@code --resources} (legacy:
+ * offers the resource {@code fake://note} with {@code resources/subscribe}, and the tool
+ * {@code touch} {uri}, which sends {@code notifications/resources/updated} when it is subscribed).
  *
  * <p>Tools: {@code echo} {text}, {@code add} {a,b}, {@code sleep} {ms}, {@code progress} {steps}
  * (progress notifications before the result), {@code die} {code} (exits at once, without
@@ -43,6 +45,10 @@ import tools.jackson.databind.node.ObjectNode;
  * answers), {@code slow} (waits {@code delay} ms first).
  */
 public final class StdioFakeServer {
+
+    private static final String NOTE = "fake://note";
+    private final java.util.Set<String> subscribed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile boolean offersResources;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -79,12 +85,14 @@ public final class StdioFakeServer {
         boolean modern = false;
         boolean silentProbe = false;
         boolean garbage = false;
+        boolean resources = false;
         Path ledger = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--era" -> modern = "modern".equals(args[++i]);
                 case "--silent-probe" -> silentProbe = true;
                 case "--garbage" -> garbage = true;
+                case "--resources" -> resources = true;
                 case "--ledger" -> ledger = Path.of(args[++i]);
                 case "--stderr" -> System.err.println(args[++i]);
                 case "--start-delay" -> Thread.sleep(Long.parseLong(args[++i]));
@@ -93,6 +101,7 @@ public final class StdioFakeServer {
         }
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         StdioFakeServer server = new StdioFakeServer(out, modern, silentProbe, garbage, ledger);
+        server.offersResources = resources;
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
         while ((line = in.readLine()) != null) {
@@ -187,20 +196,47 @@ public final class StdioFakeServer {
                 ObjectNode result = NODES.objectNode()
                         .put("protocolVersion", params.path("protocolVersion").asString("2025-11-25"));
                 result.putObject("capabilities").putObject("tools").put("listChanged", true);
+                if (offersResources) {
+                    ((ObjectNode) result.get("capabilities")).putObject("resources").put("subscribe", true);
+                }
                 result.putObject("serverInfo").put("name", "stdio-fake").put("version", "1.0.0");
                 yield result;
             }
             case "ping" -> NODES.objectNode();
             case "tools/list" -> toolsList();
             case "tools/call" -> callTool(params, id);
+            case "resources/list", "resources/templates/list", "resources/subscribe", "resources/unsubscribe" -> {
+                if (!offersResources) {
+                    throw new ToolError(-32601, "Method not found: " + method);
+                }
+                yield resources(method, params.path("uri").asString(""));
+            }
             default -> throw new ToolError(-32601, "Method not found: " + method);
         };
+    }
+
+    private ObjectNode resources(String method, String uri) {
+        ObjectNode result = NODES.objectNode();
+        switch (method) {
+            case "resources/list" -> result.putArray("resources").addObject().put("uri", NOTE).put("name", "note");
+            case "resources/templates/list" -> result.putArray("resourceTemplates");
+            case "resources/subscribe" -> subscribed.add(requireNote(uri));
+            default -> subscribed.remove(requireNote(uri));
+        }
+        return result;
+    }
+
+    private static String requireNote(String uri) {
+        if (!NOTE.equals(uri)) {
+            throw new ToolError(-32002, "Resource not found: " + uri);
+        }
+        return uri;
     }
 
     private ObjectNode toolsList() {
         ObjectNode result = NODES.objectNode();
         ArrayNode tools = result.putArray("tools");
-        for (String name : List.of("echo", "add", "sleep", "progress", "die", "huge", "calls", "cancellations", "fail")) {
+        for (String name : List.of("echo", "add", "sleep", "progress", "die", "huge", "calls", "cancellations", "fail", "touch")) {
             ObjectNode tool = tools.addObject().put("name", name).put("description", "fake " + name);
             tool.putObject("inputSchema").put("type", "object");
             if (name.equals("echo") || name.equals("calls") || name.equals("cancellations")) {
@@ -241,6 +277,16 @@ public final class StdioFakeServer {
                 yield null;
             }
             case "huge" -> text("x".repeat(args.path("bytes").asInt(1024)));
+            case "touch" -> {
+                String uri = args.path("uri").asString("");
+                if (!subscribed.contains(uri)) {
+                    yield text("not subscribed: " + uri);
+                }
+                ObjectNode note = NODES.objectNode().put("jsonrpc", "2.0").put("method", "notifications/resources/updated");
+                note.putObject("params").put("uri", uri);
+                write(note);
+                yield text("touched " + uri);
+            }
             case "calls" -> text(Long.toString(count));
             case "cancellations" -> text(Long.toString(cancellations.get()));
             case "fail" -> {

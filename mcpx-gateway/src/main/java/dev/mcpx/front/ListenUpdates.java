@@ -1,0 +1,51 @@
+package dev.mcpx.front;
+
+import dev.mcpx.protocol.JsonRpcMessage;
+import dev.mcpx.protocol.JsonRpcMessage.Notification;
+import dev.mcpx.protocol.MetaKeys;
+import dev.mcpx.protocol.Methods;
+import dev.mcpx.protocol.RequestId;
+import dev.mcpx.router.ResourceSubscriptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A modern host's {@code subscriptions/listen} stream as a receiver of resource updates: each
+ * tagged with the stream's subscription id, and none sent before the acknowledgment (the spec's
+ * order), so updates that arrive while the stream is being set up wait for it.
+ */
+public final class ListenUpdates implements ResourceSubscriptions.Subscriber {
+
+    private final RequestId subscriptionId;
+    private final Consumer<JsonRpcMessage> send;
+    private List<ObjectNode> held = new ArrayList<>();
+
+    public ListenUpdates(RequestId subscriptionId, Consumer<JsonRpcMessage> send) {
+        this.subscriptionId = subscriptionId;
+        this.send = send;
+    }
+
+    @Override
+    public synchronized void updated(ObjectNode params) {
+        if (held != null) {
+            held.add(params);
+        } else {
+            send.accept(tagged(params));
+        }
+    }
+
+    /** Sends the acknowledgment, then whatever arrived before it. */
+    public synchronized void open(JsonRpcMessage acknowledgment) {
+        send.accept(acknowledgment);
+        held.forEach(params -> send.accept(tagged(params)));
+        held = null;
+    }
+
+    private Notification tagged(ObjectNode params) {
+        ObjectNode copy = params.deepCopy();
+        copy.withObjectProperty(MetaKeys.META).set(MetaKeys.SUBSCRIPTION_ID, subscriptionId.toJson());
+        return new Notification(Methods.RESOURCES_UPDATED, copy);
+    }
+}
