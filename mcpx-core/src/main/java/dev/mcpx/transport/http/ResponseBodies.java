@@ -64,6 +64,15 @@ final class ResponseBodies {
         }
     }
 
+    /** Closes a body another thread may be blocked reading: the JDK then ends the exchange and drops its connection. */
+    static void close(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException e) {
+            // the body is abandoned either way
+        }
+    }
+
     /** The JSON-RPC error response an error body carries, or null when it carries none. */
     static JsonRpcMessage.ErrorResponse errorResponse(String body) {
         if (body == null || body.isBlank()) {
