@@ -15,7 +15,10 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -31,6 +34,8 @@ public final class StdioTransport implements Transport {
 
     private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
     private static final Duration GRACE = Duration.ofSeconds(2);
+    /** A write with no deadline of its own (none today) still gets one: a child that stops reading must not hold a thread forever. */
+    static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(60);
 
     private final UpstreamEndpoint.Stdio endpoint;
     private final JsonRpcCodec codec;
@@ -40,6 +45,8 @@ public final class StdioTransport implements Transport {
     private volatile OutputStream stdin;
     private volatile boolean closing;
     private volatile Thread stderrPump;
+    /** Why the transport killed its child, when it did: the reason callers and the pool are told. */
+    private volatile String broken;
 
     public StdioTransport(UpstreamEndpoint.Stdio endpoint, int maxMessageChars) {
         this.endpoint = endpoint;
@@ -95,6 +102,9 @@ public final class StdioTransport implements Transport {
         if (closing) {
             return new UpstreamUnavailableException("upstream " + description() + " was stopped");
         }
+        if (broken != null) {
+            return new UpstreamUnavailableException("upstream " + description() + " " + broken);
+        }
         Integer code = null;
         try {
             if (child.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -134,22 +144,66 @@ public final class StdioTransport implements Transport {
         }
     }
 
+    /**
+     * Writes one line to the child's stdin. A child that stops reading fills the pipe and the
+     * write blocks; so the write runs on its own thread and the sender waits at most the
+     * message's timeout. A write that misses it means the child is broken: it is killed, its
+     * callers fail at once and the pool restarts it, as after a crash.
+     */
     @Override
     public void send(Outbound outbound) {
         OutputStream out = stdin;
-        if (out == null || closing) {
+        if (out == null || closing || broken != null) {
             throw new UpstreamUnavailableException("upstream " + description() + " is not running");
         }
         byte[] line = (codec.encode(outbound.message()) + "\n").getBytes(StandardCharsets.UTF_8);
+        Duration deadline = outbound.timeout() != null ? outbound.timeout() : DEFAULT_WRITE_TIMEOUT;
+        CompletableFuture<Void> written = new CompletableFuture<>();
+        Thread.ofVirtual().name("mcpx-stdio-in").start(() -> write(out, line, written));
+        try {
+            written.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw new UpstreamUnavailableException("upstream " + description() + " stopped reading: "
+                    + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            String reason = "stopped reading its stdin (a write did not complete within "
+                    + deadline.toMillis() + " ms) and was killed";
+            breakChild(reason);
+            throw new UpstreamUnavailableException("upstream " + description() + " " + reason);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UpstreamUnavailableException("interrupted writing to upstream " + description(), e);
+        }
+    }
+
+    private void write(OutputStream out, byte[] line, CompletableFuture<Void> written) {
         writeLock.lock();
         try {
             out.write(line);
             out.flush();
+            written.complete(null);
         } catch (IOException e) {
-            throw new UpstreamUnavailableException("upstream " + description() + " stopped reading: " + e.getMessage(), e);
+            written.completeExceptionally(e);
         } finally {
             writeLock.unlock();
         }
+    }
+
+    /** Kills a child that no longer reads; its stdout then ends and the transport reports it closed. */
+    private void breakChild(String reason) {
+        Process p = process;
+        if (p == null || closing) {
+            return;
+        }
+        synchronized (this) {
+            if (broken != null) {
+                return;
+            }
+            broken = reason;
+        }
+        log.warn("upstream {} {}", description(), reason);
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
     }
 
     @Override
@@ -176,7 +230,26 @@ public final class StdioTransport implements Transport {
         if (p == null) {
             return;
         }
+        if (!writeSettles()) {
+            // a write stuck on a full pipe would block closing stdin: the child is not reading anyway
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
         ChildProcesses.stop(p, GRACE);
+    }
+
+    /** Whether no write is stuck: the write lock comes free within the grace period. */
+    private boolean writeSettles() {
+        try {
+            if (writeLock.tryLock(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                writeLock.unlock();
+                return true;
+            }
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private static String excerpt(String line) {
