@@ -94,7 +94,8 @@ public final class McpClient implements AutoCloseable {
         this.name = builder.name;
         this.endpoint = builder.endpoint;
         this.givenTransport = builder.transport;
-        this.opener = new TransportOpener(builder.maxMessageChars);
+        this.opener = new TransportOpener(builder.maxMessageChars,
+                builder.maxSseEventBytes != null ? builder.maxSseEventBytes : builder.maxMessageChars);
         this.clientInfo = Json.object().put("name", builder.clientName).put("version", builder.clientVersion);
         this.capabilities = builder.capabilities.deepCopy();
         this.requestTimeout = builder.requestTimeout;
@@ -941,6 +942,7 @@ public final class McpClient implements AutoCloseable {
         private boolean listenForChanges;
         private ProtocolVersion protocolVersion;
         private int maxMessageChars = JsonRpcCodec.DEFAULT_MAX_CHARS;
+        private Integer maxSseEventBytes;
 
         private Builder(UpstreamEndpoint endpoint, Transport transport) {
             this.endpoint = endpoint;
@@ -1009,6 +1011,12 @@ public final class McpClient implements AutoCloseable {
 
         public Builder maxMessageChars(int value) {
             this.maxMessageChars = value;
+            return this;
+        }
+
+        /** The largest SSE event read from an HTTP upstream; by default the message limit. */
+        public Builder maxSseEventBytes(int value) {
+            this.maxSseEventBytes = value;
             return this;
         }
 

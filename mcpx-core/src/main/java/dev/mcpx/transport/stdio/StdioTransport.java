@@ -1,8 +1,12 @@
 package dev.mcpx.transport.stdio;
 
+import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.JsonRpcCodec;
+import dev.mcpx.protocol.JsonRpcError;
 import dev.mcpx.protocol.MalformedMessageException;
+import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.RequestId;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.transport.Outbound;
 import dev.mcpx.transport.Transport;
@@ -76,15 +80,26 @@ public final class StdioTransport implements Transport {
                 }
                 switch (line) {
                     case LineReader.Line.Text text -> deliver(text.value(), events);
-                    case LineReader.Line.TooLong tooLong -> events.accept(new TransportEvent.Undecodable(
-                            tooLong.excerpt(), new MalformedMessageException(MalformedMessageException.Kind.TOO_LARGE,
-                            "line of more than " + codec.maxChars() + " bytes", null)));
+                    case LineReader.Line.TooLong tooLong -> tooLong(tooLong.excerpt(), events);
                 }
             }
         } catch (IOException e) {
             log.debug("stdout of {} failed: {}", description(), e.getMessage());
         }
         events.accept(new TransportEvent.Closed(exited(child)));
+    }
+
+    /** A line over the limit is skipped; when it is a response whose id shows, its caller learns why at once. */
+    private void tooLong(String excerpt, Consumer<TransportEvent> events) {
+        RequestId id = ResponseHead.responseId(excerpt);
+        if (id != null) {
+            events.accept(new TransportEvent.RequestFailed(id, new McpErrorException(JsonRpcError.of(
+                    ErrorCodes.INTERNAL_ERROR, "the answer of upstream " + description() + " exceeds maxMessageBytes ("
+                            + codec.maxChars() + " bytes) and was dropped"))));
+            return;
+        }
+        events.accept(new TransportEvent.Undecodable(excerpt, new MalformedMessageException(
+                MalformedMessageException.Kind.TOO_LARGE, "line of more than " + codec.maxChars() + " bytes (maxMessageBytes)", null)));
     }
 
     private void deliver(String line, Consumer<TransportEvent> events) {

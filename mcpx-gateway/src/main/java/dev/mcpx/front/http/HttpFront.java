@@ -1,5 +1,6 @@
 package dev.mcpx.front.http;
 
+import dev.mcpx.front.FrontLimits;
 import dev.mcpx.front.SubscriptionFlags;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.protocol.Json;
@@ -8,6 +9,8 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Set;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
@@ -36,18 +39,23 @@ public final class HttpFront implements AutoCloseable {
 
     private final Server server;
     private final ServerConnector connector;
-    private final LegacySessions sessions = new LegacySessions(Duration.ofHours(1));
+    private final LegacySessions sessions;
     private final ModernListeners listeners = new ModernListeners();
     private final Runnable unsubscribe;
 
     private HttpFront(Gateway gateway, InetSocketAddress address, String token, Duration keepAlive) {
+        FrontLimits limits = gateway.frontLimits();
+        sessions = new LegacySessions(Duration.ofHours(1), limits);
         server = new Server(new VirtualThreadPool(MAX_CONCURRENT_EXCHANGES));
-        connector = new ServerConnector(server);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setRequestHeaderSize(limits.maxHeaderBytes());
+        connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(address.getHostString());
         connector.setPort(address.getPort());
         connector.setAcceptQueueSize(ACCEPT_QUEUE);
         server.addConnector(connector);
-        McpEndpoint mcp = new McpEndpoint(gateway.hostRequests(), sessions, listeners, keepAlive);
+        McpEndpoint mcp = new McpEndpoint(gateway.hostRequests(), sessions, listeners, keepAlive,
+                limits.maxMessageBytes());
         server.setHandler(new GatewayHandler(new AccessGuard(token, address.getHostString()), mcp,
                 new StatusPage(gateway.pool())));
         server.setStopTimeout(2_000);

@@ -18,16 +18,17 @@ final class LegacySession {
     final String id;
     final ProtocolVersion version;
     final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
-    final CallLimit calls = CallLimit.perHost();
+    final CallLimit calls;
     volatile SseStream listen;
     volatile boolean initialized;
     /** Server->client requests passed to this host during its calls (set at initialize). */
     volatile HostAsks asks = new HostAsks(null, HOST_ANSWER_TIMEOUT);
     private volatile long lastUsedNanos = System.nanoTime();
 
-    LegacySession(String id, ProtocolVersion version) {
+    LegacySession(String id, ProtocolVersion version, CallLimit calls) {
         this.id = id;
         this.version = version;
+        this.calls = calls;
     }
 
     void touch() {

@@ -1,5 +1,6 @@
 package dev.mcpx.front.http;
 
+import dev.mcpx.front.FrontLimits;
 import dev.mcpx.protocol.ProtocolVersion;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -18,16 +19,18 @@ final class LegacySessions {
     private final SecureRandom random = new SecureRandom();
     private final Map<String, LegacySession> byId = new ConcurrentHashMap<>();
     private final Duration idleLimit;
+    private final FrontLimits limits;
 
-    LegacySessions(Duration idleLimit) {
+    LegacySessions(Duration idleLimit, FrontLimits limits) {
         this.idleLimit = idleLimit;
+        this.limits = limits;
     }
 
     LegacySession create(ProtocolVersion version) {
         forgetIdle();
         byte[] bytes = new byte[16];
         random.nextBytes(bytes);
-        LegacySession session = new LegacySession(HexFormat.of().formatHex(bytes), version);
+        LegacySession session = new LegacySession(HexFormat.of().formatHex(bytes), version, limits.callLimit());
         byId.put(session.id, session);
         return session;
     }

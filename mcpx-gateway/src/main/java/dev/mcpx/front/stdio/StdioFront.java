@@ -2,6 +2,7 @@ package dev.mcpx.front.stdio;
 
 import dev.mcpx.client.Cancellation;
 import dev.mcpx.front.CallLimit;
+import dev.mcpx.front.FrontLimits;
 import dev.mcpx.front.HostAsks;
 import dev.mcpx.front.HostRequests;
 import dev.mcpx.front.ListChanges;
@@ -19,10 +20,8 @@ import dev.mcpx.protocol.MalformedMessageException;
 import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.RequestId;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -50,12 +49,19 @@ public final class StdioFront {
     private final JsonRpcCodec codec = new JsonRpcCodec();
     private final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
     private final Map<RequestId, ObjectNode> subscriptions = new ConcurrentHashMap<>();
-    private final CallLimit limit = CallLimit.perHost();
+    private final FrontLimits limits;
+    private final CallLimit limit;
     private volatile boolean legacyInitialized;
 
     public StdioFront(HostRequests requests, ListChanges changes, InputStream in, OutputStream out) {
+        this(requests, changes, FrontLimits.DEFAULTS, in, out);
+    }
+
+    public StdioFront(HostRequests requests, ListChanges changes, FrontLimits limits, InputStream in, OutputStream out) {
         this.requests = requests;
         this.changes = changes;
+        this.limits = limits;
+        this.limit = limits.callLimit();
         this.in = in;
         this.out = new PrintStream(out, false, StandardCharsets.UTF_8);
     }
@@ -68,10 +74,17 @@ public final class StdioFront {
     /** Serves until the host closes stdin. */
     public void run() throws IOException {
         Runnable unsubscribe = changes.subscribe(this::listsChanged);
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                if (!line.isBlank()) {
-                    receive(line);
+        try (in) {
+            HostLines lines = new HostLines(in, limits.maxMessageBytes());
+            for (HostLines.Line line = lines.next(); line != null; line = lines.next()) {
+                switch (line) {
+                    case HostLines.Line.Text text when !text.value().isBlank() -> receive(text.value());
+                    case HostLines.Line.Text blank -> {
+                        // blank lines between messages are allowed
+                    }
+                    case HostLines.Line.TooLong tooLong -> send(new ErrorResponse(null, JsonRpcError.of(
+                            ErrorCodes.INVALID_REQUEST, "message too large: the limit is " + limits.maxMessageBytes()
+                                    + " bytes (maxMessageBytes)")));
                 }
             }
         } finally {
