@@ -91,7 +91,10 @@ final class StdioSoakHost {
         }
         for (Thread worker : workers) {
             try {
-                worker.join(ANSWER_WAIT.plusSeconds(30));
+                while (running.getAsBoolean() && worker.isAlive()) {
+                    worker.join(Duration.ofSeconds(1));
+                }
+                worker.join(ANSWER_WAIT);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
