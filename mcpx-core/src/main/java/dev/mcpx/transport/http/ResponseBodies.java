@@ -38,7 +38,7 @@ final class ResponseBodies {
             int n;
             while ((n = in.read(buffer)) >= 0) {
                 if (out.size() + n > limit) {
-                    throw new IOException("response body exceeds maxMessageBytes (" + limit + " bytes)");
+                    throw new IOException("response body exceeds the limit of " + limit + " bytes (maxMessageBytes)");
                 }
                 out.write(buffer, 0, n);
             }

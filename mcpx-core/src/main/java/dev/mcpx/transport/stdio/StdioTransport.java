@@ -94,8 +94,8 @@ public final class StdioTransport implements Transport {
         RequestId id = ResponseHead.responseId(excerpt);
         if (id != null) {
             events.accept(new TransportEvent.RequestFailed(id, new McpErrorException(JsonRpcError.of(
-                    ErrorCodes.INTERNAL_ERROR, "the answer of upstream " + description() + " exceeds maxMessageBytes ("
-                            + codec.maxChars() + " bytes) and was dropped"))));
+                    ErrorCodes.INTERNAL_ERROR, "the answer of upstream " + description() + " exceeds the limit of "
+                            + codec.maxChars() + " bytes (maxMessageBytes) and was dropped"))));
             return;
         }
         events.accept(new TransportEvent.Undecodable(excerpt, new MalformedMessageException(
