@@ -105,7 +105,8 @@ public final class McpClient implements AutoCloseable {
         this.reissuePolicy = new ReissuePolicy(builder.reissue);
         this.pinnedVersion = builder.protocolVersion;
         this.listenForChanges = builder.listenForChanges;
-        this.detection = new EraDetection(name, endpoint, new TransportOpener(builder.maxMessageChars), builder.eraCache,
+        this.detection = new EraDetection(name, endpoint, new TransportOpener(builder.maxMessageChars,
+                builder.maxSseEventBytes != null ? builder.maxSseEventBytes : builder.maxMessageChars), builder.eraCache,
                 pinnedVersion, requestTimeout, builder.probeTimeout, clientInfo, capabilities, new DetectionLink());
         this.eraSwitch = new EraSwitch(name, detection, sessions, counters, this::emit, new SwitchLink());
     }
@@ -919,6 +920,7 @@ public final class McpClient implements AutoCloseable {
         private ProtocolVersion protocolVersion;
         private int maxMessageChars = JsonRpcCodec.DEFAULT_MAX_CHARS;
         private EraCache eraCache = EraCache.shared();
+        private Integer maxSseEventBytes;
 
         private Builder(UpstreamEndpoint endpoint, Transport transport) {
             this.endpoint = endpoint;
@@ -993,6 +995,12 @@ public final class McpClient implements AutoCloseable {
         /** Where HTTP era answers are shared with other clients (default: {@link EraCache#shared()}). */
         public Builder eraCache(EraCache cache) {
             this.eraCache = java.util.Objects.requireNonNull(cache);
+            return this;
+        }
+
+        /** The largest SSE event read from an HTTP upstream; by default the message limit. */
+        public Builder maxSseEventBytes(int value) {
+            this.maxSseEventBytes = value;
             return this;
         }
 

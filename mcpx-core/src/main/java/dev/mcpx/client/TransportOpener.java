@@ -18,9 +18,11 @@ final class TransportOpener {
     }
 
     private final int maxMessageChars;
+    private final int maxEventBytes;
 
-    TransportOpener(int maxMessageChars) {
+    TransportOpener(int maxMessageChars, int maxEventBytes) {
         this.maxMessageChars = maxMessageChars;
+        this.maxEventBytes = maxEventBytes;
     }
 
     Transport open(UpstreamEndpoint endpoint, Wire wire) {
@@ -29,13 +31,13 @@ final class TransportOpener {
             case UpstreamEndpoint.Http http -> switch (wire) {
                 case LEGACY_HTTP -> LegacyHttpTransports.streamable(http, legacyOptions());
                 case HTTP_SSE -> LegacyHttpTransports.httpSse(http, legacyOptions());
-                case MODERN_HTTP -> new ModernHttpTransport(http, maxMessageChars);
+                case MODERN_HTTP -> new ModernHttpTransport(http, maxMessageChars, maxEventBytes);
                 case STDIO -> throw new IllegalArgumentException("stdio is not a wire for " + http.url());
             };
         };
     }
 
     private LegacyHttpOptions legacyOptions() {
-        return LegacyHttpOptions.defaults().withMaxEventBytes(maxMessageChars);
+        return LegacyHttpOptions.defaults().withLimits(maxMessageChars, maxEventBytes);
     }
 }

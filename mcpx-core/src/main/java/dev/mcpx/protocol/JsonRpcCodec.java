@@ -41,7 +41,7 @@ public final class JsonRpcCodec {
         }
         if (text.length() > maxChars) {
             throw new MalformedMessageException(Kind.TOO_LARGE,
-                    "message of " + text.length() + " characters exceeds the limit of " + maxChars, null);
+                    "message of " + text.length() + " characters exceeds the limit of " + maxChars + " (maxMessageBytes)", null);
         }
         JsonNode tree;
         try {

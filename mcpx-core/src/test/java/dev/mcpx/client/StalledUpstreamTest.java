@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.RequestTimeoutException;
 import dev.mcpx.testkit.chaos.ChaosProxy;
+import dev.mcpx.testkit.chaos.ConnectionFault;
 import dev.mcpx.testkit.chaos.FaultPlan;
 import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
 import dev.mcpx.testkit.modern.ModernHttpUpstream;
@@ -46,6 +47,61 @@ class StalledUpstreamTest {
             assertTimesOutPromptly(client, "echo");
             assertThat(client.pendingCount()).isZero();
         }
+    }
+
+    @Test
+    void aLegacyJsonBodyThatStallsAfterItsHeadersTimesOutAndReleasesTheConnection() throws Exception {
+        try (LegacyHttpUpstream upstream = LegacyHttpUpstream.started().listenStream(false)
+                     .responseMode(LegacyHttpUpstream.ResponseMode.JSON);
+             ChaosProxy proxy = ChaosProxy.start(upstream.url(), FaultPlan.none());
+             McpClient client = connect(proxy.url(upstream.url()))) {
+            stallBodies(proxy);
+            assertTimesOutPromptly(client, "echo");
+            assertThat(client.pendingCount()).isZero();
+            assertConnectionsReleased(proxy);
+        }
+    }
+
+    @Test
+    void aLegacySseResponseThatStallsBeforeItsEventTimesOutAndReleasesTheConnection() throws Exception {
+        try (LegacyHttpUpstream upstream = LegacyHttpUpstream.started().listenStream(false)
+                     .responseMode(LegacyHttpUpstream.ResponseMode.SSE);
+             ChaosProxy proxy = ChaosProxy.start(upstream.url(), FaultPlan.none());
+             McpClient client = connect(proxy.url(upstream.url()))) {
+            stallBodies(proxy);
+            assertTimesOutPromptly(client, "echo");
+            assertThat(client.pendingCount()).isZero();
+            assertConnectionsReleased(proxy);
+        }
+    }
+
+    @Test
+    void aModernBodyThatStallsAfterItsHeadersTimesOutAndReleasesTheConnection() throws Exception {
+        for (boolean sse : new boolean[] {false, true}) {
+            try (ModernHttpUpstream upstream = ModernHttpUpstream.start().sseForEverything(sse);
+                 ChaosProxy proxy = ChaosProxy.start(upstream.url(), FaultPlan.none());
+                 McpClient client = connect(proxy.url(upstream.url()))) {
+                stallBodies(proxy);
+                assertTimesOutPromptly(client, "read_only_tool");
+                assertThat(client.pendingCount()).isZero();
+                assertConnectionsReleased(proxy);
+            }
+        }
+    }
+
+    private static void stallBodies(ChaosProxy proxy) throws InterruptedException {
+        proxy.forceFault(new ConnectionFault.StallBody());
+        proxy.dropConnections();
+        Thread.sleep(300);
+    }
+
+    /** The stalled exchange's connection is closed by the client, not left for the upstream to end. */
+    private static void assertConnectionsReleased(ChaosProxy proxy) throws InterruptedException {
+        long giveUp = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (proxy.withholdingConnections() > 0 && System.nanoTime() < giveUp) {
+            Thread.sleep(50);
+        }
+        assertThat(proxy.withholdingConnections()).isZero();
     }
 
     private static McpClient connect(URI url) {

@@ -57,7 +57,7 @@ final class ServeCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "mcpx-shutdown"));
         if (address == null) {
             LOG.info("serving on stdio with {} upstreams", loaded.upstreams().size());
-            new StdioFront(gateway.hostRequests(), gateway.listChanges(), System.in, mcpOut).run();
+            new StdioFront(gateway.hostRequests(), gateway.listChanges(), gateway.frontLimits(), System.in, mcpOut).run();
             gateway.close();
             return Main.OK;
         }

@@ -68,15 +68,15 @@ public final class ConfigLoader {
         if (!(servers instanceof ObjectNode entries)) {
             throw new ConfigException(file, null, "\"" + key + "\" must be an object, not " + Fields.kind(servers));
         }
+        GatewayOptions options = GatewayOptions.parse(file, top.get("mcpx"), new VariableExpander(environment));
         Path base = file.toAbsolutePath().getParent();
-        EntryParser parser = new EntryParser(file, base, new VariableExpander(environment));
+        EntryParser parser = new EntryParser(file, base, new VariableExpander(environment), options.limits());
         List<UpstreamConfig> upstreams = new ArrayList<>();
         for (Map.Entry<String, JsonNode> entry : entries.properties()) {
             upstreams.add(parser.parse(entry.getKey(), entry.getValue()));
         }
         rejectSharedPrefixes(file, upstreams);
-        GatewayOptions options = GatewayOptions.parse(file, top.get("mcpx"), new VariableExpander(environment));
-        return new GatewayConfig(Optional.of(file), upstreams, options.token(), options.http());
+        return new GatewayConfig(Optional.of(file), upstreams, options.token(), options.http(), options.limits());
     }
 
     /** Two upstreams under one non-empty prefix would put their tools in one namespace. */
@@ -110,19 +110,21 @@ public final class ConfigLoader {
     }
 
     /** The optional top-level {@code "mcpx"} object. */
-    record GatewayOptions(Optional<String> token, Optional<InetSocketAddress> http) {
+    record GatewayOptions(Optional<String> token, Optional<InetSocketAddress> http, Limits limits) {
+
+        private static final java.util.Set<String> KNOWN = java.util.Set.of("token", "http", "limits");
 
         static GatewayOptions parse(Path file, JsonNode node, VariableExpander expander) {
             if (node == null) {
-                return new GatewayOptions(Optional.empty(), Optional.empty());
+                return new GatewayOptions(Optional.empty(), Optional.empty(), Limits.DEFAULTS);
             }
             if (!(node instanceof ObjectNode options)) {
                 throw new ConfigException(file, null, "\"mcpx\" must be an object, not " + Fields.kind(node));
             }
             Fields fields = new Fields(file, null, "mcpx.");
             for (String name : options.propertyNames()) {
-                if (!name.equals("token") && !name.equals("http")) {
-                    throw new ConfigException(file, null, "\"mcpx\" has unknown option \"" + name + "\" (known: token, http)");
+                if (!KNOWN.contains(name)) {
+                    throw new ConfigException(file, null, "\"mcpx\" has unknown option \"" + name + "\" (known: token, http, limits)");
                 }
             }
             Optional<String> token = Optional.ofNullable(fields.string(options, "token"))
@@ -134,7 +136,7 @@ public final class ConfigLoader {
             Optional<InetSocketAddress> address = http == null ? Optional.empty()
                     : Optional.of(HostPort.parse(http).orElseThrow(() -> new ConfigException(file, null,
                             "mcpx.http must be HOST:PORT (e.g. 127.0.0.1:8080), not \"" + http + "\"")));
-            return new GatewayOptions(token, address);
+            return new GatewayOptions(token, address, LimitsParser.parse(file, options.get("limits")));
         }
 
         private static String expandOrFail(Path file, VariableExpander expander, String text, String where) {

@@ -23,12 +23,14 @@ final class EntryParser {
     private final Path file;
     private final Path base;
     private final VariableExpander expander;
+    private final Limits limits;
 
     /** {@code base} is the directory a relative {@code cwd} is resolved against. */
-    EntryParser(Path file, Path base, VariableExpander expander) {
+    EntryParser(Path file, Path base, VariableExpander expander, Limits limits) {
         this.file = file;
         this.base = base;
         this.expander = expander;
+        this.limits = limits;
     }
 
     UpstreamConfig parse(String name, JsonNode node) {
@@ -50,9 +52,9 @@ final class EntryParser {
             Long start = fields.millis(entry, "startTimeoutMs");
             return new UpstreamConfig(name, endpoint, prefix, reissue(entry, fields),
                     request != null ? Duration.ofMillis(request)
-                            : alias != null ? Duration.ofMillis(alias) : UpstreamConfig.DEFAULT_REQUEST_TIMEOUT,
+                            : alias != null ? Duration.ofMillis(alias) : limits.requestTimeout(),
                     start != null ? Duration.ofMillis(start) : UpstreamConfig.DEFAULT_START_TIMEOUT,
-                    enabled(entry, fields));
+                    enabled(entry, fields), limits.messages());
         } catch (VariableExpander.UndefinedVariable e) {
             throw fields.problem(e.getMessage());
         }

@@ -12,12 +12,19 @@ import java.util.Optional;
  * @param upstreams every entry, enabled or not
  * @param token     bearer token the HTTP front demands, if any
  * @param http      address the HTTP front binds when {@code serve --http} gives none
+ * @param limits    the operator's limits ({@code mcpx.limits})
  */
 public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams,
-                            Optional<String> token, Optional<InetSocketAddress> http) {
+                            Optional<String> token, Optional<InetSocketAddress> http, Limits limits) {
 
     public GatewayConfig {
         upstreams = List.copyOf(upstreams);
+    }
+
+    /** A config with the default limits. */
+    public GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams,
+                         Optional<String> token, Optional<InetSocketAddress> http) {
+        this(source, upstreams, token, http, Limits.DEFAULTS);
     }
 
     public Optional<UpstreamConfig> upstream(String name) {
@@ -36,6 +43,6 @@ public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstream
     @Override
     public String toString() {
         return "GatewayConfig[source=" + source + ", upstreams=" + upstreams + ", token="
-                + (token.isPresent() ? "(set)" : "(none)") + ", http=" + http + "]";
+                + (token.isPresent() ? "(set)" : "(none)") + ", http=" + http + ", limits=" + limits + "]";
     }
 }

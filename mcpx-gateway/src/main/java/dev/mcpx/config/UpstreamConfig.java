@@ -17,16 +17,23 @@ import java.util.Map;
  * @param requestTimeout how long one request may take
  * @param startTimeout   how long connecting and the handshake may take
  * @param enabled        false: listed in the config but not started
+ * @param limits         what its client reads at most ({@code mcpx.limits})
  */
 public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String prefix,
                              Map<String, Reissue> reissue, Duration requestTimeout,
-                             Duration startTimeout, boolean enabled) {
+                             Duration startTimeout, boolean enabled, Limits.MessageLimits limits) {
 
-    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Limits.DEFAULTS.requestTimeout();
     public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(30);
 
     public UpstreamConfig {
         reissue = Map.copyOf(reissue);
+    }
+
+    /** An upstream with the default message limits. */
+    public UpstreamConfig(String name, UpstreamEndpoint endpoint, String prefix, Map<String, Reissue> reissue,
+                          Duration requestTimeout, Duration startTimeout, boolean enabled) {
+        this(name, endpoint, prefix, reissue, requestTimeout, startTimeout, enabled, Limits.MessageLimits.DEFAULTS);
     }
 
     /** The upstream with only a name and an endpoint, everything else defaulted. */
@@ -35,9 +42,10 @@ public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String pref
                 DEFAULT_REQUEST_TIMEOUT, DEFAULT_START_TIMEOUT, true);
     }
 
-    /** A client for this upstream with its name, timeouts and re-issue overrides applied. */
+    /** A client for this upstream with its name, timeouts, limits and re-issue overrides applied. */
     public McpClient.Builder clientBuilder() {
-        return McpClient.builder(endpoint).name(name).requestTimeout(requestTimeout).reissue(reissue);
+        return McpClient.builder(endpoint).name(name).requestTimeout(requestTimeout).reissue(reissue)
+                .maxMessageChars(limits.maxMessageBytes()).maxSseEventBytes(limits.maxSseEventBytes());
     }
 
     /** The name hosts see for one of this upstream's tools or prompts. */

@@ -40,6 +40,7 @@ public final class CallLimit {
     /** The error a request over the limit gets. */
     public JsonRpcError refusal() {
         return JsonRpcError.of(ErrorCodes.TOO_MANY_CALLS,
-                "too many calls in flight: this host may have " + max + " at once; retry when one has been answered");
+                "too many calls in flight: this host may have " + max
+                        + " at once (maxConcurrentCallsPerHost); retry when one has been answered");
     }
 }

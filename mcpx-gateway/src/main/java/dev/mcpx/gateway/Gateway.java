@@ -4,6 +4,7 @@ import dev.mcpx.catalogue.Catalogue;
 import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.config.ConfigWatcher;
 import dev.mcpx.config.GatewayConfig;
+import dev.mcpx.front.FrontLimits;
 import dev.mcpx.front.HostRequests;
 import dev.mcpx.router.HeldCalls;
 import dev.mcpx.front.ListChanges;
@@ -32,9 +33,11 @@ public final class Gateway implements AutoCloseable {
     private final HostRequests requests;
     private final ConfigWatcher watcher;
     private volatile GatewayConfig config;
+    private final FrontLimits frontLimits;
 
     private Gateway(GatewayConfig config, Settings settings, Map<String, String> environment) {
         this.config = config;
+        this.frontLimits = LimitChanges.front(config.limits());
         this.pool = new Pool(catalogue, settings.clients(), settings.backoff());
         this.changes = new ListChanges(catalogue, settings.debounce());
         this.requests = new HostRequests(catalogue, pool, settings.identity(), settings.startWait(), settings.pageSize(),
@@ -54,11 +57,21 @@ public final class Gateway implements AutoCloseable {
         return gateway;
     }
 
-    /** Applies a changed config: added upstreams start, removed stop, changed restart. */
+    /**
+     * Applies a changed config: added upstreams start, removed stop, changed restart (which is
+     * how changed message limits and request timeouts reach their clients). The front's limits
+     * are fixed while it serves: a change to them is logged as needing a restart.
+     */
     public void reload(GatewayConfig next) {
         LOG.info("config changed: {} upstreams", next.upstreams().size());
+        LimitChanges.warnFrontRestartNeeded(frontLimits, LimitChanges.front(next.limits()));
         config = next;
         pool.apply(next);
+    }
+
+    /** The host-facing limits of the config the gateway started with: fronts keep them while they serve. */
+    public FrontLimits frontLimits() {
+        return frontLimits;
     }
 
     public GatewayConfig config() {

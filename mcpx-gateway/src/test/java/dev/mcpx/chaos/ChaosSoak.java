@@ -28,7 +28,7 @@ import java.util.function.BooleanSupplier;
 /**
  * The chaos soak: the gateway in process with a legacy, a modern and a stdio upstream, the two
  * HTTP ones behind {@link ChaosProxy}s, many concurrent hosts calling tools through the HTTP
- * front, and a seeded schedule that restarts the legacy upstream, makes it forget its sessions
+ * front and a few through stdio fronts, and a seeded schedule that restarts the legacy upstream, makes it forget its sessions
  * and SIGKILLs the stdio child. When the time is up it drains and checks the invariants.
  */
 final class ChaosSoak {
@@ -68,11 +68,16 @@ final class ChaosSoak {
             for (int i = 0; i < settings.callers(); i++) {
                 callers.add(new SoakCaller(i, front.mcpUri(), i % 2 == 1, settings.seed(), tally, keepGoing));
             }
+            List<StdioSoakHost> stdioHosts = new ArrayList<>();
+            for (int i = 0; i < settings.stdioHosts(); i++) {
+                stdioHosts.add(new StdioSoakHost(i, gateway, settings.seed(), tally, keepGoing));
+            }
             baseline = ResourceProbe.now();
             legacyProxy.plan(new FaultPlan(settings.seed() + 1, 6, 1, 4, 1500, 200));
             modernProxy.plan(new FaultPlan(settings.seed() + 2, 6, 1, 4, 1500, 200));
             List<Thread> threads = new ArrayList<>();
             callers.forEach(caller -> threads.add(Thread.ofVirtual().name("soak-caller").start(caller)));
+            stdioHosts.forEach(host -> threads.add(Thread.ofVirtual().name("soak-stdio-host").start(host::run)));
             injectUntilDone(legacy, gateway);
             for (Thread thread : threads) {
                 thread.join(Duration.ofSeconds(60));
@@ -82,6 +87,9 @@ final class ChaosSoak {
             }
             legacyProxy.plan(FaultPlan.none());
             modernProxy.plan(FaultPlan.none());
+            for (StdioSoakHost host : stdioHosts) {
+                host.finish();
+            }
             awaitNoPending(gateway);
             drained = awaitSettled(baseline);
             recoveries = recoveries(gateway.status());
@@ -101,7 +109,7 @@ final class ChaosSoak {
         }
         ResourceProbe closed = awaitClosed(before);
         return new SoakReport(settings, tally.sent(), tally.answeredCount(), tally.disconnects(),
-                tally.answersByKind(), tally.errorsByMessage(), faults, recoveries, executions, baseline, drained, closed, tally.violations());
+                tally.requestsByFront(), tally.answersByKind(), tally.errorsByMessage(), faults, recoveries, executions, baseline, drained, closed, tally.violations());
     }
 
     /** A close that fails is a finding, not a reason to lose the report. */

@@ -72,6 +72,7 @@ final class SoakCaller implements Runnable {
 
     private void callOnce(String id, SoakCall call) {
         tally.requested(call.tool());
+        tally.viaFront("http");
         HttpHost.Exchange exchange;
         try {
             exchange = host.send(body(id, call), "tools/call");
@@ -105,7 +106,7 @@ final class SoakCaller implements Runnable {
     }
 
     /** An error message with what varies blanked (numbers, parser excerpts, command lines), so like counts with like. */
-    private static String shape(String message) {
+    static String shape(String message) {
         String shaped = message.replaceAll("\\[[^\\]]*\\]", "[..]").replaceAll("/\\S*java\\S* .*?(\\)|$)", "<child>$1")
                 .replaceAll("[0-9]+", "N");
         return shaped.length() > 140 ? shaped.substring(0, 140) + "..." : shaped;
@@ -114,6 +115,7 @@ final class SoakCaller implements Runnable {
     /** Sends the call on a raw socket and closes it after a moment, before or while it runs. */
     private void hangUp(String id, SoakCall call) {
         tally.disconnected(call.tool());
+        tally.viaFront("http");
         tally.fault("host-disconnect");
         URI endpoint = host.endpoint();
         byte[] body = Json.write(body(id, call)).getBytes(StandardCharsets.UTF_8);

@@ -8,7 +8,8 @@ import java.util.Map;
  * executions of unsafe tools against their requests, resources before and after, and every
  * broken invariant. Its text starts with the seed that reproduces it.
  */
-record SoakReport(SoakSettings settings, long sent, long answered, long disconnects, Map<String, Long> answers,
+record SoakReport(SoakSettings settings, long sent, long answered, long disconnects, Map<String, Long> fronts,
+                  Map<String, Long> answers,
                   Map<String, Long> errors,
                   Map<String, Long> faults, Map<String, Long> recoveries, Map<String, String> executions,
                   ResourceProbe baseline, ResourceProbe drained, ResourceProbe closed, List<String> violations) {
@@ -21,11 +22,13 @@ record SoakReport(SoakSettings settings, long sent, long answered, long disconne
     public String toString() {
         StringBuilder out = new StringBuilder();
         out.append("chaos soak seed=").append(settings.seed()).append(" duration=").append(settings.duration().toSeconds())
-                .append("s callers=").append(settings.callers()).append('\n');
+                .append("s callers=").append(settings.callers())
+                .append(" stdio-hosts=").append(settings.stdioHosts()).append('\n');
         out.append("  reproduce: bin/soak --seed ").append(settings.seed()).append(" --seconds ")
-                .append(settings.duration().toSeconds()).append('\n');
+                .append(settings.duration().toSeconds()).append(" --callers ").append(settings.callers())
+                .append(" --stdio-hosts ").append(settings.stdioHosts()).append('\n');
         out.append("  requests: ").append(sent).append(" answered: ").append(answered)
-                .append(" host disconnects: ").append(disconnects).append('\n');
+                .append(" host disconnects: ").append(disconnects).append(" by front: ").append(fronts).append('\n');
         out.append("  answers: ").append(answers).append('\n');
         errors.forEach((message, count) -> out.append("    ").append(count).append(" x ").append(message).append('\n'));
         out.append("  faults: ").append(faults).append('\n');

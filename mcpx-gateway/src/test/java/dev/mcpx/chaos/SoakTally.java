@@ -14,6 +14,7 @@ final class SoakTally {
     private final Map<String, AtomicLong> answers = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> faults = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> errors = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> fronts = new ConcurrentHashMap<>();
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong answered = new AtomicLong();
     private final AtomicLong disconnects = new AtomicLong();
@@ -35,6 +36,15 @@ final class SoakTally {
     void disconnected(String tool) {
         disconnects.incrementAndGet();
         count(requested, tool);
+    }
+
+    /** The request just counted went through {@code front} ("http" or "stdio"). */
+    void viaFront(String front) {
+        count(fronts, front);
+    }
+
+    Map<String, Long> requestsByFront() {
+        return snapshot(fronts);
     }
 
     /** An error answer, by upstream prefix, code and message with numbers blanked, to see what hosts were told. */

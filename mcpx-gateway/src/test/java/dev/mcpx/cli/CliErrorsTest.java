@@ -42,6 +42,14 @@ class CliErrorsTest {
     }
 
     @Test
+    void aBadLimitExitsTwoNamingTheFileAndTheKey() throws IOException {
+        CliRun run = CliRun.of("serve", "-c", config("{\"mcpx\": {\"limits\": {\"maxHeaderBytes\": 10}}, \"mcpServers\": {}}").toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("mcpx.json").contains("mcpx.limits.maxHeaderBytes");
+    }
+
+    @Test
     void aConfigThatIsNotJsonExitsTwo() throws IOException {
         CliRun run = CliRun.of("tools", "-c", config("{ not json").toString());
 

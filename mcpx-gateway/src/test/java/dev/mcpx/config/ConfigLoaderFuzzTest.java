@@ -71,11 +71,20 @@ class ConfigLoaderFuzzTest {
                     }
                     return object;
                 });
-        Arbitrary<JsonNode> options = Combinators.combine(Arbitraries.of("token", "http", "other").list().ofMaxSize(2),
-                values().list().ofSize(2)).as((keys, vals) -> {
+        Arbitrary<JsonNode> limits = Combinators.combine(Arbitraries.of("maxMessageBytes", "maxSseEventBytes",
+                "maxHeaderBytes", "maxConcurrentCallsPerHost", "requestTimeoutMs", "other").list().ofMaxSize(3),
+                values().list().ofSize(3)).as((keys, vals) -> {
                     ObjectNode object = NODES.objectNode();
                     for (int i = 0; i < keys.size(); i++) {
                         object.set(keys.get(i), vals.get(i));
+                    }
+                    return object;
+                });
+        Arbitrary<JsonNode> options = Combinators.combine(Arbitraries.of("token", "http", "limits", "other").list().ofMaxSize(3),
+                values().list().ofSize(3), limits, Arbitraries.of(true, false)).as((keys, vals, limit, shaped) -> {
+                    ObjectNode object = NODES.objectNode();
+                    for (int i = 0; i < keys.size(); i++) {
+                        object.set(keys.get(i), keys.get(i).equals("limits") && shaped ? limit : vals.get(i));
                     }
                     return object;
                 });

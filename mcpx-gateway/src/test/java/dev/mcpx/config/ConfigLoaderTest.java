@@ -36,6 +36,47 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void limitsDefaultToWhatMcpxHadBeforeTheyWereConfigurable() {
+        GatewayConfig config = parse("{'mcpServers': {'a': {'command': 'a'}}}");
+
+        assertThat(config.limits()).isEqualTo(new Limits(16 * 1024 * 1024, 16 * 1024 * 1024, 8192, 64, Duration.ofSeconds(60)));
+        UpstreamConfig a = config.upstream("a").orElseThrow();
+        assertThat(a.requestTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(a.limits()).isEqualTo(new Limits.MessageLimits(16 * 1024 * 1024, 16 * 1024 * 1024));
+    }
+
+    @Test
+    void limitsReachTheUpstreamsAndRequestTimeoutMsIsTheDefaultOfEntriesWithoutTheirOwn() {
+        GatewayConfig config = parse("""
+                {'mcpx': {'limits': {'maxMessageBytes': 1048576, 'maxSseEventBytes': 65536, 'maxHeaderBytes': 16384,
+                                     'maxConcurrentCallsPerHost': 8, 'requestTimeoutMs': 5000}},
+                 'mcpServers': {'a': {'command': 'a'}, 'b': {'command': 'b', 'requestTimeoutMs': 900}}}""");
+
+        assertThat(config.limits()).isEqualTo(new Limits(1048576, 65536, 16384, 8, Duration.ofSeconds(5)));
+        assertThat(config.upstream("a").orElseThrow().requestTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(config.upstream("b").orElseThrow().requestTimeout()).isEqualTo(Duration.ofMillis(900));
+        assertThat(config.upstream("a").orElseThrow().limits()).isEqualTo(new Limits.MessageLimits(1048576, 65536));
+    }
+
+    @Test
+    void badLimitsAreConfigErrorsNamingTheKey() {
+        assertThat(failure("{'mcpx': {'limits': {'maxMessageBytes': 0}}, 'mcpServers': {}}").getMessage())
+                .contains("mcpx.json").contains("\"mcpx.limits.maxMessageBytes\" must be a whole number from 256");
+        assertThat(failure("{'mcpx': {'limits': {'maxSseEventBytes': '1M'}}, 'mcpServers': {}}").getMessage())
+                .contains("mcpx.limits.maxSseEventBytes").contains("a string");
+        assertThat(failure("{'mcpx': {'limits': {'maxHeaderBytes': 4294967296}}, 'mcpServers': {}}").getMessage())
+                .contains("mcpx.limits.maxHeaderBytes");
+        assertThat(failure("{'mcpx': {'limits': {'maxConcurrentCallsPerHost': 1.5}}, 'mcpServers': {}}").getMessage())
+                .contains("mcpx.limits.maxConcurrentCallsPerHost");
+        assertThat(failure("{'mcpx': {'limits': {'requestTimeoutMs': -1}}, 'mcpServers': {}}").getMessage())
+                .contains("mcpx.limits.requestTimeoutMs");
+        assertThat(failure("{'mcpx': {'limits': {'maxBodyBytes': 1}}, 'mcpServers': {}}").getMessage())
+                .contains("unknown limit \"maxBodyBytes\"").contains("maxMessageBytes");
+        assertThat(failure("{'mcpx': {'limits': 5}, 'mcpServers': {}}").getMessage())
+                .contains("\"mcpx.limits\" must be an object");
+    }
+
+    @Test
     void readsTheClaudeDesktopFormat() {
         GatewayConfig config = parse("""
                 {'mcpServers': {
@@ -269,7 +310,7 @@ class ConfigLoaderTest {
     void badGatewayOptionsAreRejected() {
         assertThat(failure("{'mcpx': [], 'mcpServers': {}}").problem()).isEqualTo("\"mcpx\" must be an object, not an array");
         assertThat(failure("{'mcpx': {'port': 1}, 'mcpServers': {}}").problem())
-                .isEqualTo("\"mcpx\" has unknown option \"port\" (known: token, http)");
+                .isEqualTo("\"mcpx\" has unknown option \"port\" (known: token, http, limits)");
         assertThat(failure("{'mcpx': {'http': '8080'}, 'mcpServers': {}}").problem())
                 .isEqualTo("mcpx.http must be HOST:PORT (e.g. 127.0.0.1:8080), not \"8080\"");
         assertThat(failure("{'mcpx': {'http': 'localhost:99999'}, 'mcpServers': {}}").problem()).startsWith("mcpx.http must be");

@@ -47,7 +47,7 @@ final class HttpSseTransport implements Transport {
     HttpSseTransport(UpstreamEndpoint.Http endpoint, LegacyHttpOptions options) {
         this.endpoint = endpoint;
         this.options = options;
-        this.codec = new JsonRpcCodec(options.maxEventBytes());
+        this.codec = new JsonRpcCodec(options.maxMessageBytes());
         this.http = options.newHttpClient(endpoint.url());
     }
 

@@ -9,26 +9,27 @@ import java.util.concurrent.Executors;
  * Tuning of the legacy HTTP transports (Streamable HTTP up to 2025-11-25, and HTTP+SSE).
  *
  * @param connectTimeout    TCP connect limit; for HTTP+SSE also the wait for the {@code endpoint} event
- * @param maxEventBytes     largest SSE event or JSON body accepted
+ * @param maxEventBytes     largest SSE event accepted
+ * @param maxMessageBytes   largest JSON body or JSON-RPC message accepted
  * @param maxResumeAttempts GETs with {@code Last-Event-ID} tried in a row without progress before
  *                          the request fails with a stream-lost error
  * @param defaultRetry      wait before a reconnect when the server sent no {@code retry:}
  * @param maxListenBackoff  cap of the listen stream's reconnect backoff
  * @param closeTimeout      how long {@code close()} waits for the session DELETE
  */
-public record LegacyHttpOptions(Duration connectTimeout, int maxEventBytes, int maxResumeAttempts,
+public record LegacyHttpOptions(Duration connectTimeout, int maxEventBytes, int maxMessageBytes, int maxResumeAttempts,
                                 Duration defaultRetry, Duration maxListenBackoff, Duration closeTimeout) {
 
     public static final int DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
     public LegacyHttpOptions {
-        if (maxEventBytes <= 0 || maxResumeAttempts < 0) {
-            throw new IllegalArgumentException("maxEventBytes must be positive, maxResumeAttempts not negative");
+        if (maxEventBytes <= 0 || maxMessageBytes <= 0 || maxResumeAttempts < 0) {
+            throw new IllegalArgumentException("maxEventBytes and maxMessageBytes must be positive, maxResumeAttempts not negative");
         }
     }
 
     public static LegacyHttpOptions defaults() {
-        return new LegacyHttpOptions(Duration.ofSeconds(10), DEFAULT_MAX_EVENT_BYTES, 3,
+        return new LegacyHttpOptions(Duration.ofSeconds(10), DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_EVENT_BYTES, 3,
                 Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(2));
     }
 
@@ -47,19 +48,24 @@ public record LegacyHttpOptions(Duration connectTimeout, int maxEventBytes, int 
         return builder.build();
     }
 
+    /** Sets both the SSE event and the JSON message limit. */
     public LegacyHttpOptions withMaxEventBytes(int bytes) {
-        return new LegacyHttpOptions(connectTimeout, bytes, maxResumeAttempts, defaultRetry, maxListenBackoff, closeTimeout);
+        return new LegacyHttpOptions(connectTimeout, bytes, bytes, maxResumeAttempts, defaultRetry, maxListenBackoff, closeTimeout);
+    }
+
+    public LegacyHttpOptions withLimits(int maxMessage, int maxEvent) {
+        return new LegacyHttpOptions(connectTimeout, maxEvent, maxMessage, maxResumeAttempts, defaultRetry, maxListenBackoff, closeTimeout);
     }
 
     public LegacyHttpOptions withMaxResumeAttempts(int attempts) {
-        return new LegacyHttpOptions(connectTimeout, maxEventBytes, attempts, defaultRetry, maxListenBackoff, closeTimeout);
+        return new LegacyHttpOptions(connectTimeout, maxEventBytes, maxMessageBytes, attempts, defaultRetry, maxListenBackoff, closeTimeout);
     }
 
     public LegacyHttpOptions withDefaultRetry(Duration retry) {
-        return new LegacyHttpOptions(connectTimeout, maxEventBytes, maxResumeAttempts, retry, maxListenBackoff, closeTimeout);
+        return new LegacyHttpOptions(connectTimeout, maxEventBytes, maxMessageBytes, maxResumeAttempts, retry, maxListenBackoff, closeTimeout);
     }
 
     public LegacyHttpOptions withConnectTimeout(Duration timeout) {
-        return new LegacyHttpOptions(timeout, maxEventBytes, maxResumeAttempts, defaultRetry, maxListenBackoff, closeTimeout);
+        return new LegacyHttpOptions(timeout, maxEventBytes, maxMessageBytes, maxResumeAttempts, defaultRetry, maxListenBackoff, closeTimeout);
     }
 }

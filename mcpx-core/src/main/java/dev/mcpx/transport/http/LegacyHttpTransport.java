@@ -60,6 +60,8 @@ final class LegacyHttpTransport implements Transport {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Map<RequestId, CompletableFuture<HttpResponse<InputStream>>> inFlight = new ConcurrentHashMap<>();
     private final Set<ResponseStream> responseStreams = ConcurrentHashMap.newKeySet();
+    /** JSON answers being read, by request: a body that stalls after its headers is closed on abandon. */
+    private final Map<RequestId, InputStream> jsonBodies = new ConcurrentHashMap<>();
     private volatile String protocolVersion;
     private volatile Consumer<TransportEvent> events = event -> { };
     private ListenStream listenStream;
@@ -67,7 +69,7 @@ final class LegacyHttpTransport implements Transport {
     LegacyHttpTransport(UpstreamEndpoint.Http endpoint, LegacyHttpOptions options) {
         this.endpoint = endpoint;
         this.options = options;
-        this.codec = new JsonRpcCodec(options.maxEventBytes());
+        this.codec = new JsonRpcCodec(options.maxMessageBytes());
         this.http = options.newHttpClient(endpoint.url());
         // A configured header the JDK refuses (Host, Connection, ...) fails here, not on the first call.
         request(endpoint.url(), null, false).build();
@@ -159,11 +161,15 @@ final class LegacyHttpTransport implements Transport {
 
     private void readJsonAnswer(RequestId id, HttpResponse<InputStream> response) {
         String body;
+        InputStream in = response.body();
+        jsonBodies.put(id, in);
         try {
-            body = ResponseBodies.readText(response.body(), options.maxEventBytes());
+            body = ResponseBodies.readText(in, options.maxMessageBytes());
         } catch (IOException e) {
             emit(new TransportEvent.RequestFailed(id, new StreamLostException(id, e.getMessage(), e)));
             return;
+        } finally {
+            jsonBodies.remove(id, in);
         }
         if (body.isBlank()) {
             emit(new TransportEvent.RequestFailed(id, new StreamLostException(id,
@@ -220,6 +226,10 @@ final class LegacyHttpTransport implements Transport {
         CompletableFuture<HttpResponse<InputStream>> exchange = inFlight.remove(id);
         if (exchange != null) {
             exchange.cancel(true);
+        }
+        InputStream body = jsonBodies.remove(id);
+        if (body != null) {
+            ResponseBodies.close(body);
         }
         responseStreams.stream().filter(stream -> stream.answers(id)).forEach(ResponseStream::stop);
         return false;

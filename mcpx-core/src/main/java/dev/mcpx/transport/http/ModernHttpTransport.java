@@ -105,7 +105,15 @@ public final class ModernHttpTransport implements Transport {
 
     /** @param maxMessageBytes the largest JSON body or SSE event accepted */
     public ModernHttpTransport(UpstreamEndpoint.Http endpoint, int maxMessageBytes) {
-        this(endpoint, defaultClient(endpoint.url()), true, maxMessageBytes);
+        this(endpoint, maxMessageBytes, maxMessageBytes);
+    }
+
+    /**
+     * @param maxMessageBytes the largest JSON body or JSON-RPC message accepted
+     * @param maxEventBytes   the largest SSE event accepted
+     */
+    public ModernHttpTransport(UpstreamEndpoint.Http endpoint, int maxMessageBytes, int maxEventBytes) {
+        this(endpoint, defaultClient(endpoint.url()), true, maxMessageBytes, maxEventBytes);
     }
 
     /**
@@ -113,10 +121,11 @@ public final class ModernHttpTransport implements Transport {
      * @param maxMessageBytes the largest JSON body or SSE event accepted
      */
     public ModernHttpTransport(UpstreamEndpoint.Http endpoint, HttpClient http, int maxMessageBytes) {
-        this(endpoint, http, false, maxMessageBytes);
+        this(endpoint, http, false, maxMessageBytes, maxMessageBytes);
     }
 
-    private ModernHttpTransport(UpstreamEndpoint.Http endpoint, HttpClient http, boolean ownsHttp, int maxMessageBytes) {
+    private ModernHttpTransport(UpstreamEndpoint.Http endpoint, HttpClient http, boolean ownsHttp, int maxMessageBytes,
+                                int maxEventBytes) {
         for (String name : endpoint.headers().keySet()) {
             if (RESERVED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
                 throw new IllegalArgumentException("header " + name + " of " + safeUrl(endpoint.url())
@@ -127,7 +136,7 @@ public final class ModernHttpTransport implements Transport {
         this.http = http;
         this.ownsHttp = ownsHttp;
         this.codec = new JsonRpcCodec(maxMessageBytes);
-        this.reader = new ModernResponseReader(codec, maxMessageBytes, description(), this::emit);
+        this.reader = new ModernResponseReader(codec, maxEventBytes, description(), this::emit);
     }
 
     private static HttpClient defaultClient(URI url) {

@@ -119,7 +119,7 @@ final class ModernResponseReader {
     private static String readLimited(InputStream in, int limit) throws IOException {
         byte[] bytes = in.readNBytes(limit + 1);
         if (bytes.length > limit) {
-            throw new IOException("response body exceeds the limit of " + limit + " bytes");
+            throw new IOException("response body exceeds the limit of " + limit + " bytes (maxMessageBytes)");
         }
         return new String(bytes, StandardCharsets.UTF_8);
     }

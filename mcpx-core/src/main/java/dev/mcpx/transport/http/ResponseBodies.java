@@ -38,7 +38,7 @@ final class ResponseBodies {
             int n;
             while ((n = in.read(buffer)) >= 0) {
                 if (out.size() + n > limit) {
-                    throw new IOException("response body exceeds the limit of " + limit + " bytes");
+                    throw new IOException("response body exceeds the limit of " + limit + " bytes (maxMessageBytes)");
                 }
                 out.write(buffer, 0, n);
             }
@@ -61,6 +61,15 @@ final class ResponseBodies {
             in.readNBytes(ERROR_BODY_LIMIT);
         } catch (IOException e) {
             // nothing to learn from a body nobody reads
+        }
+    }
+
+    /** Closes a body another thread may be blocked reading: the JDK then ends the exchange and drops its connection. */
+    static void close(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException e) {
+            // the body is abandoned either way
         }
     }
 

@@ -132,7 +132,7 @@ public final class SseReader {
         int count = to - from;
         eventBytes += count;
         if (eventBytes > maxEventBytes) {
-            throw new SseLimitException("SSE event exceeds the limit of " + maxEventBytes + " bytes");
+            throw new SseLimitException("SSE event exceeds the limit of " + maxEventBytes + " bytes (maxSseEventBytes)");
         }
         if (lineLength + count > line.length) {
             line = Arrays.copyOf(line, Math.max(line.length * 2, lineLength + count));

@@ -1,8 +1,12 @@
 package dev.mcpx.transport.stdio;
 
+import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.JsonRpcCodec;
+import dev.mcpx.protocol.JsonRpcError;
 import dev.mcpx.protocol.MalformedMessageException;
+import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.RequestId;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.transport.Outbound;
 import dev.mcpx.transport.Transport;
@@ -15,7 +19,10 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -31,6 +38,8 @@ public final class StdioTransport implements Transport {
 
     private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
     private static final Duration GRACE = Duration.ofSeconds(2);
+    /** A write with no deadline of its own (none today) still gets one: a child that stops reading must not hold a thread forever. */
+    static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(60);
 
     private final UpstreamEndpoint.Stdio endpoint;
     private final JsonRpcCodec codec;
@@ -40,6 +49,8 @@ public final class StdioTransport implements Transport {
     private volatile OutputStream stdin;
     private volatile boolean closing;
     private volatile Thread stderrPump;
+    /** Why the transport killed its child, when it did: the reason callers and the pool are told. */
+    private volatile String broken;
 
     public StdioTransport(UpstreamEndpoint.Stdio endpoint, int maxMessageChars) {
         this.endpoint = endpoint;
@@ -69,15 +80,26 @@ public final class StdioTransport implements Transport {
                 }
                 switch (line) {
                     case LineReader.Line.Text text -> deliver(text.value(), events);
-                    case LineReader.Line.TooLong tooLong -> events.accept(new TransportEvent.Undecodable(
-                            tooLong.excerpt(), new MalformedMessageException(MalformedMessageException.Kind.TOO_LARGE,
-                            "line of more than " + codec.maxChars() + " bytes", null)));
+                    case LineReader.Line.TooLong tooLong -> tooLong(tooLong.excerpt(), events);
                 }
             }
         } catch (IOException e) {
             log.debug("stdout of {} failed: {}", description(), e.getMessage());
         }
         events.accept(new TransportEvent.Closed(exited(child)));
+    }
+
+    /** A line over the limit is skipped; when it is a response whose id shows, its caller learns why at once. */
+    private void tooLong(String excerpt, Consumer<TransportEvent> events) {
+        RequestId id = ResponseHead.responseId(excerpt);
+        if (id != null) {
+            events.accept(new TransportEvent.RequestFailed(id, new McpErrorException(JsonRpcError.of(
+                    ErrorCodes.INTERNAL_ERROR, "the answer of upstream " + description() + " exceeds the limit of "
+                            + codec.maxChars() + " bytes (maxMessageBytes) and was dropped"))));
+            return;
+        }
+        events.accept(new TransportEvent.Undecodable(excerpt, new MalformedMessageException(
+                MalformedMessageException.Kind.TOO_LARGE, "line of more than " + codec.maxChars() + " bytes (maxMessageBytes)", null)));
     }
 
     private void deliver(String line, Consumer<TransportEvent> events) {
@@ -94,6 +116,9 @@ public final class StdioTransport implements Transport {
     private McpException exited(Process child) {
         if (closing) {
             return new UpstreamUnavailableException("upstream " + description() + " was stopped");
+        }
+        if (broken != null) {
+            return new UpstreamUnavailableException("upstream " + description() + " " + broken);
         }
         Integer code = null;
         try {
@@ -134,22 +159,66 @@ public final class StdioTransport implements Transport {
         }
     }
 
+    /**
+     * Writes one line to the child's stdin. A child that stops reading fills the pipe and the
+     * write blocks; so the write runs on its own thread and the sender waits at most the
+     * message's timeout. A write that misses it means the child is broken: it is killed, its
+     * callers fail at once and the pool restarts it, as after a crash.
+     */
     @Override
     public void send(Outbound outbound) {
         OutputStream out = stdin;
-        if (out == null || closing) {
+        if (out == null || closing || broken != null) {
             throw new UpstreamUnavailableException("upstream " + description() + " is not running");
         }
         byte[] line = (codec.encode(outbound.message()) + "\n").getBytes(StandardCharsets.UTF_8);
+        Duration deadline = outbound.timeout() != null ? outbound.timeout() : DEFAULT_WRITE_TIMEOUT;
+        CompletableFuture<Void> written = new CompletableFuture<>();
+        Thread.ofVirtual().name("mcpx-stdio-in").start(() -> write(out, line, written));
+        try {
+            written.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw new UpstreamUnavailableException("upstream " + description() + " stopped reading: "
+                    + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            String reason = "stopped reading its stdin (a write did not complete within "
+                    + deadline.toMillis() + " ms) and was killed";
+            breakChild(reason);
+            throw new UpstreamUnavailableException("upstream " + description() + " " + reason);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UpstreamUnavailableException("interrupted writing to upstream " + description(), e);
+        }
+    }
+
+    private void write(OutputStream out, byte[] line, CompletableFuture<Void> written) {
         writeLock.lock();
         try {
             out.write(line);
             out.flush();
+            written.complete(null);
         } catch (IOException e) {
-            throw new UpstreamUnavailableException("upstream " + description() + " stopped reading: " + e.getMessage(), e);
+            written.completeExceptionally(e);
         } finally {
             writeLock.unlock();
         }
+    }
+
+    /** Kills a child that no longer reads; its stdout then ends and the transport reports it closed. */
+    private void breakChild(String reason) {
+        Process p = process;
+        if (p == null || closing) {
+            return;
+        }
+        synchronized (this) {
+            if (broken != null) {
+                return;
+            }
+            broken = reason;
+        }
+        log.warn("upstream {} {}", description(), reason);
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
     }
 
     @Override
@@ -176,7 +245,26 @@ public final class StdioTransport implements Transport {
         if (p == null) {
             return;
         }
+        if (!writeSettles()) {
+            // a write stuck on a full pipe would block closing stdin: the child is not reading anyway
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
         ChildProcesses.stop(p, GRACE);
+    }
+
+    /** Whether no write is stuck: the write lock comes free within the grace period. */
+    private boolean writeSettles() {
+        try {
+            if (writeLock.tryLock(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                writeLock.unlock();
+                return true;
+            }
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private static String excerpt(String line) {

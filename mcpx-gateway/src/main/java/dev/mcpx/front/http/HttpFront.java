@@ -1,5 +1,6 @@
 package dev.mcpx.front.http;
 
+import dev.mcpx.front.FrontLimits;
 import dev.mcpx.front.SubscriptionFlags;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.protocol.Json;
@@ -8,6 +9,8 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Set;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
@@ -43,16 +46,19 @@ public final class HttpFront implements AutoCloseable {
     private final Runnable unsubscribe;
 
     private HttpFront(Gateway gateway, InetSocketAddress address, String token, Duration keepAlive, SseSettings sse) {
-        sessions = new LegacySessions(Duration.ofHours(1), sse, replayCounters,
+        FrontLimits limits = gateway.frontLimits();
+        sessions = new LegacySessions(Duration.ofHours(1), limits, sse, replayCounters,
                 session -> gateway.hostRequests().release(session.updates));
         server = new Server(new VirtualThreadPool(MAX_CONCURRENT_EXCHANGES));
-        connector = new ServerConnector(server);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setRequestHeaderSize(limits.maxHeaderBytes());
+        connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(address.getHostString());
         connector.setPort(address.getPort());
         connector.setAcceptQueueSize(ACCEPT_QUEUE);
         server.addConnector(connector);
         McpEndpoint mcp = new McpEndpoint(gateway.hostRequests(), sessions, listeners, keepAlive, sse,
-                replayCounters);
+                replayCounters, limits.maxMessageBytes());
         server.setHandler(new GatewayHandler(new AccessGuard(token, address.getHostString()), mcp,
                 new StatusPage(gateway.pool(), replayCounters)));
         server.setStopTimeout(2_000);

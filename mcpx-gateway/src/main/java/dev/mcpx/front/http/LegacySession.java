@@ -22,7 +22,7 @@ final class LegacySession {
     final String id;
     final ProtocolVersion version;
     final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
-    final CallLimit calls = CallLimit.perHost();
+    final CallLimit calls;
     final ReplayStore replay;
     volatile SseStream listen;
     volatile boolean initialized;
@@ -39,9 +39,10 @@ final class LegacySession {
     };
     private volatile long lastUsedNanos = System.nanoTime();
 
-    LegacySession(String id, ProtocolVersion version, ReplayStore replay) {
+    LegacySession(String id, ProtocolVersion version, CallLimit calls, ReplayStore replay) {
         this.id = id;
         this.version = version;
+        this.calls = calls;
         this.replay = replay;
     }
 

@@ -1,5 +1,6 @@
 package dev.mcpx.front.http;
 
+import dev.mcpx.front.FrontLimits;
 import dev.mcpx.protocol.ProtocolVersion;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -21,6 +22,7 @@ final class LegacySessions {
     private final SecureRandom random = new SecureRandom();
     private final Map<String, LegacySession> byId = new ConcurrentHashMap<>();
     private final Duration idleLimit;
+    private final FrontLimits limits;
     private final SseSettings sse;
     private final ReplayCounters counters;
     /** Front-wide, so an event id names one stream of one session. */
@@ -28,8 +30,10 @@ final class LegacySessions {
     private final Consumer<LegacySession> ended;
 
     /** {@code ended}: told of each session that is gone (deleted or forgotten), to release what it held. */
-    LegacySessions(Duration idleLimit, SseSettings sse, ReplayCounters counters, Consumer<LegacySession> ended) {
+    LegacySessions(Duration idleLimit, FrontLimits limits, SseSettings sse, ReplayCounters counters,
+                   Consumer<LegacySession> ended) {
         this.idleLimit = idleLimit;
+        this.limits = limits;
         this.sse = sse;
         this.counters = counters;
         this.ended = ended;
@@ -39,7 +43,7 @@ final class LegacySessions {
         forgetIdle();
         byte[] bytes = new byte[16];
         random.nextBytes(bytes);
-        LegacySession session = new LegacySession(HexFormat.of().formatHex(bytes), version,
+        LegacySession session = new LegacySession(HexFormat.of().formatHex(bytes), version, limits.callLimit(),
                 new ReplayStore(streamNumbers, sse, counters));
         byId.put(session.id, session);
         return session;

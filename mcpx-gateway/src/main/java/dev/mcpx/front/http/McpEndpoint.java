@@ -42,7 +42,6 @@ import org.eclipse.jetty.util.Callback;
 final class McpEndpoint {
 
     static final String SESSION_HEADER = "Mcp-Session-Id";
-    private static final long MAX_BODY = 16L * 1024 * 1024;
 
     private final HostRequests requests;
     private final LegacySessions sessions;
@@ -51,22 +50,25 @@ final class McpEndpoint {
     private final SseSettings sse;
     private final ListenAndResume listenAndResume;
     private final JsonRpcCodec codec = new JsonRpcCodec();
+    /** Largest POST body, the operator's {@code maxMessageBytes}. */
+    private final int maxBody;
 
     McpEndpoint(HostRequests requests, LegacySessions sessions, ModernListeners listeners, Duration keepAlive,
-                SseSettings sse, ReplayCounters counters) {
+                SseSettings sse, ReplayCounters counters, int maxBody) {
         this.requests = requests;
         this.sessions = sessions;
         this.listeners = listeners;
         this.keepAlive = keepAlive;
         this.sse = sse;
         this.listenAndResume = new ListenAndResume(sse, counters, keepAlive);
+        this.maxBody = maxBody;
     }
 
     void post(org.eclipse.jetty.server.Request request, Response response, Callback callback) throws Exception {
-        String body = request.getLength() > MAX_BODY ? null : boundedBody(request);
+        String body = request.getLength() > maxBody ? null : boundedBody(request, maxBody);
         if (body == null) {
             Replies.error(response, callback, 413, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
-                    "body too large: the limit is " + MAX_BODY + " bytes"));
+                    "body too large: the limit is " + maxBody + " bytes (maxMessageBytes)"));
             return;
         }
         JsonRpcMessage hostMessage;
@@ -105,11 +107,11 @@ final class McpEndpoint {
         }
     }
 
-    /** The body as text, or null past {@link #MAX_BODY} bytes: a chunked body has no length to check up front. */
-    private static String boundedBody(org.eclipse.jetty.server.Request request) throws IOException {
+    /** The body as text, or null past {@code limit} bytes: a chunked body has no length to check up front. */
+    private static String boundedBody(org.eclipse.jetty.server.Request request, int limit) throws IOException {
         try (InputStream in = Content.Source.asInputStream(request)) {
-            byte[] bytes = in.readNBytes((int) MAX_BODY + 1);
-            return bytes.length > MAX_BODY ? null : new String(bytes, StandardCharsets.UTF_8);
+            byte[] bytes = in.readNBytes(limit + 1);
+            return bytes.length > limit ? null : new String(bytes, StandardCharsets.UTF_8);
         }
     }
 

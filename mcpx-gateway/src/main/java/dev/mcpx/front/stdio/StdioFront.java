@@ -2,6 +2,7 @@ package dev.mcpx.front.stdio;
 
 import dev.mcpx.client.Cancellation;
 import dev.mcpx.front.CallLimit;
+import dev.mcpx.front.FrontLimits;
 import dev.mcpx.front.HostAsks;
 import dev.mcpx.front.HostRequests;
 import dev.mcpx.front.ListChanges;
@@ -22,10 +23,8 @@ import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.router.LogLevel;
 import dev.mcpx.router.ResourceSubscriptions;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -60,12 +59,19 @@ public final class StdioFront {
             send(new Notification(Methods.RESOURCES_UPDATED, params));
         }
     };
-    private final CallLimit limit = CallLimit.perHost();
+    private final FrontLimits limits;
+    private final CallLimit limit;
     private volatile boolean legacyInitialized;
 
     public StdioFront(HostRequests requests, ListChanges changes, InputStream in, OutputStream out) {
+        this(requests, changes, FrontLimits.DEFAULTS, in, out);
+    }
+
+    public StdioFront(HostRequests requests, ListChanges changes, FrontLimits limits, InputStream in, OutputStream out) {
         this.requests = requests;
         this.changes = changes;
+        this.limits = limits;
+        this.limit = limits.callLimit();
         this.in = in;
         this.out = new PrintStream(out, false, StandardCharsets.UTF_8);
     }
@@ -80,10 +86,17 @@ public final class StdioFront {
     /** Serves until the host closes stdin. */
     public void run() throws IOException {
         Runnable unsubscribe = changes.subscribe(this::listsChanged);
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                if (!line.isBlank()) {
-                    receive(line);
+        try (in) {
+            HostLines lines = new HostLines(in, limits.maxMessageBytes());
+            for (HostLines.Line line = lines.next(); line != null; line = lines.next()) {
+                switch (line) {
+                    case HostLines.Line.Text text when !text.value().isBlank() -> receive(text.value());
+                    case HostLines.Line.Text blank -> {
+                        // blank lines between messages are allowed
+                    }
+                    case HostLines.Line.TooLong tooLong -> send(new ErrorResponse(null, JsonRpcError.of(
+                            ErrorCodes.INVALID_REQUEST, "message too large: the limit is " + limits.maxMessageBytes()
+                                    + " bytes (maxMessageBytes)")));
                 }
             }
         } finally {

@@ -27,7 +27,9 @@ public final class ChaosProxy implements AutoCloseable {
     private final Map<String, AtomicLong> faults = new ConcurrentHashMap<>();
     private final AtomicLong cutsDone = new AtomicLong();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final Set<Socket> withholding = ConcurrentHashMap.newKeySet();
     private volatile FaultPlan plan;
+    private volatile ConnectionFault forced;
     private volatile boolean closed;
 
     private ChaosProxy(InetSocketAddress target, FaultPlan plan) throws IOException {
@@ -56,6 +58,11 @@ public final class ChaosProxy implements AutoCloseable {
         plan = next;
     }
 
+    /** Gives every connection accepted from now on {@code fault}, whatever the plan says; null: the plan again. */
+    public void forceFault(ConnectionFault fault) {
+        forced = fault;
+    }
+
     /** Closes every open connection, so the client's next request opens a new one under the current plan. */
     public void dropConnections() {
         for (Socket socket : open) {
@@ -75,6 +82,14 @@ public final class ChaosProxy implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Client-side sockets still open whose response the proxy has held back bytes of: a client
+     * that gave up on a stalled exchange closes its connection, and this count drops.
+     */
+    public int withholdingConnections() {
+        return withholding.size();
+    }
+
     /** Client-side sockets still open through the proxy. */
     public int openConnections() {
         return open.size();
@@ -88,7 +103,8 @@ public final class ChaosProxy implements AutoCloseable {
             } catch (IOException e) {
                 return;
             }
-            ConnectionFault fault = plan.faultFor(connections.getAndIncrement());
+            long connection = connections.getAndIncrement();
+            ConnectionFault fault = forced != null ? forced : plan.faultFor(connection);
             faults.computeIfAbsent(fault.kind(), k -> new AtomicLong()).incrementAndGet();
             Thread.ofVirtual().name("chaos-proxy-conn").start(() -> serve(client, fault));
         }
@@ -115,6 +131,7 @@ public final class ChaosProxy implements AutoCloseable {
             // the peer went away, or a cut: both are the point of this proxy
         } finally {
             open.remove(client);
+            withholding.remove(client);
         }
     }
 
@@ -138,12 +155,18 @@ public final class ChaosProxy implements AutoCloseable {
         OutputStream out = client.getOutputStream();
         byte[] buffer = new byte[8192];
         long sent = 0;
+        HeaderEnd headers = new HeaderEnd();
         for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
             switch (fault) {
-                case ConnectionFault.Pass pass -> out.write(buffer, 0, n);
-                case ConnectionFault.Stall stall -> {
-                    // swallow: the client waits for bytes that never come
+                case ConnectionFault.StallBody stallBody -> {
+                    int through = headers.through(buffer, n);
+                    out.write(buffer, 0, through);
+                    if (through < n) {
+                        withholding.add(client);
+                    }
                 }
+                case ConnectionFault.Pass pass -> out.write(buffer, 0, n);
+                case ConnectionFault.Stall stall -> withholding.add(client);
                 case ConnectionFault.Slow slow -> {
                     Thread.sleep(slow.delayMillis());
                     out.write(buffer, 0, n);
@@ -162,7 +185,7 @@ public final class ChaosProxy implements AutoCloseable {
             out.flush();
             sent += n;
         }
-        if (fault instanceof ConnectionFault.Stall) {
+        if (fault instanceof ConnectionFault.Stall || fault instanceof ConnectionFault.StallBody) {
             // the upstream finished; the client keeps waiting until it gives up and closes
             up.join();
         }
@@ -177,5 +200,27 @@ public final class ChaosProxy implements AutoCloseable {
             // closing anyway
         }
         dropConnections();
+    }
+
+    /** Finds the blank line that ends a response's headers across reads; bytes after it are withheld. */
+    private static final class HeaderEnd {
+        private int matched;
+        private boolean done;
+
+        /** How many of {@code n} bytes belong to the headers (all of them until the end is seen, then none). */
+        int through(byte[] buffer, int n) {
+            if (done) {
+                return 0;
+            }
+            byte[] end = {'\r', '\n', '\r', '\n'};
+            for (int i = 0; i < n; i++) {
+                matched = buffer[i] == end[matched] ? matched + 1 : buffer[i] == '\r' ? 1 : 0;
+                if (matched == end.length) {
+                    done = true;
+                    return i + 1;
+                }
+            }
+            return n;
+        }
     }
 }

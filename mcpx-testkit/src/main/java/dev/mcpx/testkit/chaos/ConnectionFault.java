@@ -30,6 +30,16 @@ public sealed interface ConnectionFault {
         }
     }
 
+    /**
+     * The response's status line and headers come through, then not one byte more: a JSON body
+     * or an SSE stream that stalls after the upstream has said 200.
+     */
+    record StallBody() implements ConnectionFault {
+        public String kind() {
+            return "stall-body";
+        }
+    }
+
     /** Every chunk of the response is held back {@code delayMillis} first. */
     record Slow(long delayMillis) implements ConnectionFault {
         public String kind() {

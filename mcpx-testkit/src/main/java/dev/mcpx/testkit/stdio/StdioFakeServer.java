@@ -42,7 +42,8 @@ import tools.jackson.databind.node.ObjectNode;
  * Any tool call may carry a {@code chaos} argument: {@code garbage} (a non-JSON line first),
  * {@code oversized} (a line of {@code size} bytes first), {@code duplicate} (the response twice),
  * {@code unknown-id} (a response to an id never sent first), {@code never} (executes, never
- * answers), {@code slow} (waits {@code delay} ms first).
+ * answers), {@code slow} (waits {@code delay} ms first), {@code deaf} (answers, then never reads
+ * stdin again: the gateway's writes to it fill the pipe).
  */
 public final class StdioFakeServer {
 
@@ -107,8 +108,19 @@ public final class StdioFakeServer {
         while ((line = in.readLine()) != null) {
             String message = line;
             Thread.ofVirtual().start(() -> server.handle(message));
+            if (asksToGoDeaf(message)) {
+                Thread.sleep(Long.MAX_VALUE);
+            }
         }
         System.exit(0);
+    }
+
+    private static boolean asksToGoDeaf(String line) {
+        try {
+            return JSON.readTree(line).path("params").path("arguments").path("chaos").asString("").equals("deaf");
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     private void handle(String line) {
