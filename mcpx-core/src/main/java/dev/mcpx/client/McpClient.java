@@ -68,6 +68,7 @@ public final class McpClient implements AutoCloseable {
     private final Transport givenTransport;
     private final ObjectNode clientInfo;
     private final ObjectNode capabilities;
+    private final ResultTypes resultTypes;
     private final Duration requestTimeout;
     private final ServerRequestHandler serverRequests;
     private final Consumer<ClientEvent> events;
@@ -99,6 +100,7 @@ public final class McpClient implements AutoCloseable {
         this.givenTransport = builder.transport;
         this.clientInfo = Json.object().put("name", builder.clientName).put("version", builder.clientVersion);
         this.capabilities = builder.capabilities.deepCopy();
+        this.resultTypes = new ResultTypes(builder.handledResultTypes);
         this.requestTimeout = builder.requestTimeout;
         this.serverRequests = builder.serverRequests;
         this.events = builder.events;
@@ -254,7 +256,7 @@ public final class McpClient implements AutoCloseable {
             Attempt attempt = new Attempt(era() == Era.MODERN ? server.protocolVersion() : null);
             try {
                 JsonNode result = exchange(method, current, options, attempt);
-                if (era() == Era.MODERN && "input_required".equals(Json.text(result, "resultType"))) {
+                if (era() == Era.MODERN && ResultTypes.INPUT_REQUIRED.equals(Json.text(result, "resultType"))) {
                     if (options.returnInputRequired()) {
                         return result;
                     }
@@ -262,7 +264,7 @@ public final class McpClient implements AutoCloseable {
                     current = answerInputRequests(params, result, options);
                     continue;
                 }
-                return result;
+                return era() == Era.MODERN ? resultTypes.requireRecognized(method, result, declared(options)) : result;
             } catch (SessionExpiredException e) {
                 if (!budget.mayReinitialize() || era() != Era.LEGACY || Methods.INITIALIZE.equals(method)) {
                     throw e;
@@ -442,13 +444,17 @@ public final class McpClient implements AutoCloseable {
         if (metaVersion != null) {
             meta.put(MetaKeys.PROTOCOL_VERSION, metaVersion.wire());
             meta.set(MetaKeys.CLIENT_INFO, clientInfo.deepCopy());
-            ObjectNode declared = options.clientCapabilities() != null ? options.clientCapabilities() : capabilities;
-            meta.set(MetaKeys.CLIENT_CAPABILITIES, declared.deepCopy());
+            meta.set(MetaKeys.CLIENT_CAPABILITIES, declared(options).deepCopy());
         }
         if (options.progress() != null) {
             meta.set(MetaKeys.PROGRESS_TOKEN, id.toJson());
         }
         return copy;
+    }
+
+    /** What a modern request declares in {@code _meta}: the caller's capabilities for it, or the client's. */
+    private ObjectNode declared(RequestOptions options) {
+        return options.clientCapabilities() != null ? options.clientCapabilities() : capabilities;
     }
 
     /** Sends a notification; an upstream that takes it and never acknowledges it costs at most the request timeout. */
@@ -921,6 +927,7 @@ public final class McpClient implements AutoCloseable {
         private int maxMessageChars = JsonRpcCodec.DEFAULT_MAX_CHARS;
         private EraCache eraCache = EraCache.shared();
         private Integer maxSseEventBytes;
+        private Set<String> handledResultTypes = Set.of();
 
         private Builder(UpstreamEndpoint endpoint, Transport transport) {
             this.endpoint = endpoint;
@@ -984,6 +991,16 @@ public final class McpClient implements AutoCloseable {
         /** Speak exactly this version instead of negotiating the newest. */
         public Builder protocolVersion(ProtocolVersion version) {
             this.protocolVersion = version;
+            return this;
+        }
+
+        /**
+         * {@code resultType} values the embedding code handles itself, recognised even when a
+         * request did not declare the extension that defines them (the gateway turns an
+         * unsolicited task into its outcome); any other unknown value is an invalid result.
+         */
+        public Builder handledResultTypes(Set<String> values) {
+            this.handledResultTypes = Set.copyOf(values);
             return this;
         }
 

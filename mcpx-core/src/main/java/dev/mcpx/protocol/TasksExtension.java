@@ -15,6 +15,8 @@ public final class TasksExtension {
 
     public static final String ID = "io.modelcontextprotocol/tasks";
     public static final String TASK_ID = "taskId";
+    /** The {@code resultType} of a CreateTaskResult. */
+    public static final String RESULT_TYPE = "task";
     public static final Set<String> METHODS = Set.of(Methods.TASKS_GET, Methods.TASKS_UPDATE, Methods.TASKS_CANCEL);
 
     private TasksExtension() {
@@ -27,7 +29,7 @@ public final class TasksExtension {
 
     /** A CreateTaskResult; a result without {@code resultType} is complete, never a task. */
     public static boolean isCreateTaskResult(JsonNode result) {
-        return "task".equals(Json.text(result, "resultType"));
+        return RESULT_TYPE.equals(Json.text(result, "resultType"));
     }
 
     /** -32021 for a caller that did not declare the extension, naming it in {@code data.requiredCapabilities}. */

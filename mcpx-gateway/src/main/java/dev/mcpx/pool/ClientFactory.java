@@ -3,6 +3,8 @@ package dev.mcpx.pool;
 import dev.mcpx.client.ClientEvent;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.config.UpstreamConfig;
+import dev.mcpx.protocol.TasksExtension;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /** Builds an unconnected client for an upstream; tests substitute one to shorten timeouts. */
@@ -11,10 +13,14 @@ public interface ClientFactory {
 
     McpClient create(UpstreamConfig config, Consumer<ClientEvent> events);
 
-    /** The production client: the config's endpoint, timeouts and re-issue overrides. */
+    /**
+     * The production client: the config's endpoint, timeouts and re-issue overrides. A task result
+     * is recognised even for a host that did not opt in: the router turns it into its outcome.
+     */
     static ClientFactory standard(String version) {
         return (config, events) -> config.clientBuilder().clientInfo("mcpx", version).events(events)
-                .capabilities(passThroughCapabilities()).listenForChanges(true).build();
+                .capabilities(passThroughCapabilities()).listenForChanges(true)
+                .handledResultTypes(Set.of(TasksExtension.RESULT_TYPE)).build();
     }
 
     /**
