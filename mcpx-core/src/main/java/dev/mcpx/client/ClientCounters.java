@@ -15,7 +15,11 @@ public final class ClientCounters {
         return new Snapshot(requests.get(), reinitializations.get(), reissues.get(), errors.get(), eraChanges.get());
     }
 
-    /** {@code eraChanges}: how often the upstream was found redeployed in the other era and the client switched. */
+    /**
+     * {@code reissues}: messages sent once more because their response was lost (a broken modern
+     * stream, or a POST that got no response on a dead kept-alive connection; see {@code Resends}).
+     * {@code eraChanges}: how often the upstream was found redeployed in the other era and the client switched.
+     */
     public record Snapshot(long requests, long reinitializations, long reissues, long errors, long eraChanges) {
 
         public Snapshot(long requests, long reinitializations, long reissues, long errors) {

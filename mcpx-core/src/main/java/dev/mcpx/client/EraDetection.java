@@ -64,6 +64,7 @@ final class EraDetection {
     private final Duration probeTimeout;
     private final ObjectNode clientInfo;
     private final ObjectNode capabilities;
+    private final Resends resends;
     private final Link link;
     /** The HTTP wire in use (null on stdio or a given transport), and how long its discovery may be shared. */
     private volatile Wire wire;
@@ -71,7 +72,7 @@ final class EraDetection {
 
     EraDetection(String name, UpstreamEndpoint endpoint, TransportOpener opener, EraCache cache,
                  ProtocolVersion pinnedVersion, Duration requestTimeout, Duration probeTimeout,
-                 ObjectNode clientInfo, ObjectNode capabilities, Link link) {
+                 ObjectNode clientInfo, ObjectNode capabilities, Resends resends, Link link) {
         this.name = name;
         this.endpoint = endpoint;
         this.opener = opener;
@@ -81,6 +82,7 @@ final class EraDetection {
         this.probeTimeout = probeTimeout;
         this.clientInfo = clientInfo;
         this.capabilities = capabilities;
+        this.resends = resends;
         this.link = link;
     }
 
@@ -339,6 +341,7 @@ final class EraDetection {
                 if (attempt == 1) {
                     throw e;
                 }
+                resends.reissuing(Methods.DISCOVER, e.requestId(), e);
             }
         }
         return false;
@@ -359,7 +362,8 @@ final class EraDetection {
         params.put("protocolVersion", offer.wire());
         params.set("capabilities", capabilities.deepCopy());
         params.set("clientInfo", clientInfo.deepCopy());
-        JsonNode result = link.exchange(Methods.INITIALIZE, params, RequestOptions.defaults(), null);
+        JsonNode result = resends.handshake(Methods.INITIALIZE,
+                () -> link.exchange(Methods.INITIALIZE, params, RequestOptions.defaults(), null));
         String chosen = Json.text(result, "protocolVersion");
         ProtocolVersion version = chosen == null ? null : ProtocolVersion.fromWire(chosen)
                 .filter(v -> v.era() == Era.LEGACY).orElse(null);

@@ -52,8 +52,9 @@ import tools.jackson.databind.node.ObjectNode;
  * A connection to one MCP upstream, in either era. Blocking API: call it from as many (virtual)
  * threads as you like. Every request passes through one choke point, {@link #request}, where
  * both recoveries live: a legacy session that died is re-initialized once and the request
- * retried once (Phase 1); a modern response stream that broke is re-issued once when a repeat
- * is known to be harmless (Phase 2); an HTTP upstream redeployed in the other era is probed
+ * retried once (Phase 1); a modern response stream that broke, or a POST of either era that got
+ * no response at all (a dead kept-alive connection), is sent once more when a repeat is known to
+ * be harmless (Phase 2, {@link Resends}); an HTTP upstream redeployed in the other era is probed
  * again once and spoken to in its new era ({@link EraSwitch}). Era detection itself is
  * {@link EraDetection}.
  */
@@ -72,7 +73,7 @@ public final class McpClient implements AutoCloseable {
     private final Duration requestTimeout;
     private final ServerRequestHandler serverRequests;
     private final Consumer<ClientEvent> events;
-    private final ReissuePolicy reissuePolicy;
+    private final Resends resends;
     private final ProtocolVersion pinnedVersion;
     private final boolean listenForChanges;
 
@@ -104,12 +105,12 @@ public final class McpClient implements AutoCloseable {
         this.requestTimeout = builder.requestTimeout;
         this.serverRequests = builder.serverRequests;
         this.events = builder.events;
-        this.reissuePolicy = new ReissuePolicy(builder.reissue);
+        this.resends = new Resends(name, new ReissuePolicy(builder.reissue), counters);
         this.pinnedVersion = builder.protocolVersion;
         this.listenForChanges = builder.listenForChanges;
         this.detection = new EraDetection(name, endpoint, new TransportOpener(builder.maxMessageChars,
                 builder.maxSseEventBytes != null ? builder.maxSseEventBytes : builder.maxMessageChars), builder.eraCache,
-                pinnedVersion, requestTimeout, builder.probeTimeout, clientInfo, capabilities, new DetectionLink());
+                pinnedVersion, requestTimeout, builder.probeTimeout, clientInfo, capabilities, resends, new DetectionLink());
         this.eraSwitch = new EraSwitch(name, detection, sessions, counters, this::emit, new SwitchLink());
     }
 
@@ -272,13 +273,11 @@ public final class McpClient implements AutoCloseable {
                 budget = budget.afterReinitialize();
                 recoverSession(attempt.generation, e.sessionId());
             } catch (StreamLostException e) {
-                if (!budget.mayReissue() || era() != Era.MODERN
-                        || !reissuePolicy.allows(method, current, this::lookUpTool)) {
+                if (!budget.mayReissue() || !resends.mayReissue(era(), e, method, current, this::lookUpTool)) {
                     throw e;
                 }
                 budget = budget.afterReissue();
-                counters.reissues.incrementAndGet();
-                log.info("{}: response stream of {} {} broke; re-issuing once with a new id", name, method, attempt.id);
+                resends.reissuing(method, attempt.id, e);
             } catch (McpErrorException e) {
                 if (era() != Era.MODERN || !budget.mayCorrect()) {
                     throw e;
@@ -426,7 +425,8 @@ public final class McpClient implements AutoCloseable {
         // the caller has its answer already: a slow or stalled upstream must not hold it for the cancel
         Thread.ofVirtual().name("mcpx-cancel-" + id).start(() -> {
             try {
-                t.send(new Outbound(new Notification(Methods.CANCELLED, params), Map.of(), requestTimeout));
+                Outbound cancel = new Outbound(new Notification(Methods.CANCELLED, params), Map.of(), requestTimeout);
+                resends.message(Methods.CANCELLED, () -> t.send(cancel));
             } catch (McpException e) {
                 log.debug("{}: could not send cancellation for {}: {}", name, id, e.getMessage());
             }
@@ -459,7 +459,8 @@ public final class McpClient implements AutoCloseable {
 
     /** Sends a notification; an upstream that takes it and never acknowledges it costs at most the request timeout. */
     public void notify(String method, ObjectNode params) {
-        transport.send(new Outbound(new Notification(method, params), Map.of(), requestTimeout));
+        Outbound notification = new Outbound(new Notification(method, params), Map.of(), requestTimeout);
+        resends.message(method, () -> transport.send(notification));
     }
 
     /** The upstream's tools (pagination drained), from cache while it is valid. */
@@ -738,7 +739,8 @@ public final class McpClient implements AutoCloseable {
                     "client failed to handle " + request.method() + ": " + e.getMessage()));
         }
         try {
-            transport.send(new Outbound(reply, Map.of(), requestTimeout));
+            Outbound outbound = new Outbound(reply, Map.of(), requestTimeout);
+            resends.message("response to " + request.id(), () -> transport.send(outbound));
         } catch (McpException e) {
             log.info("{}: could not answer {} {}: {}", name, request.method(), request.id(), e.getMessage());
         }

@@ -112,7 +112,7 @@ final class LegacyHttpTransport implements Transport {
         }
         // notifications and responses wait for their 202, but never longer than a stalled upstream deserves
         builder.timeout(outbound.timeout() != null ? outbound.timeout() : ACKNOWLEDGE_TIMEOUT);
-        HttpResponse<InputStream> response = exchange(builder.build());
+        HttpResponse<InputStream> response = exchange(builder.build(), message);
         int status = response.statusCode();
         if (status / 100 != 2) {
             throw refusal(sentWith, status, ResponseBodies.readErrorBody(response.body()));
@@ -130,7 +130,7 @@ final class LegacyHttpTransport implements Transport {
         } catch (CancellationException | InterruptedException e) {
             return;
         } catch (ExecutionException e) {
-            failed(id, new UpstreamUnavailableException(description() + " is unreachable: " + e.getCause(), e.getCause()));
+            failed(id, PostFailure.of(id, request.method(), description(), e.getCause()));
             return;
         } finally {
             inFlight.remove(id, exchange);
@@ -329,14 +329,20 @@ final class LegacyHttpTransport implements Transport {
         return http.sendAsync(builder.build(), slot.bodyHandler());
     }
 
-    private HttpResponse<InputStream> exchange(HttpRequest request) {
+    private HttpResponse<InputStream> exchange(HttpRequest request, JsonRpcMessage message) {
         try {
             return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RequestCancelledException("interrupted while sending to " + description());
         } catch (IOException e) {
-            throw new UpstreamUnavailableException(description() + " is unreachable: " + e, e);
+            String what = switch (message) {
+                case JsonRpcMessage.Notification n -> n.method();
+                case Result r -> "response to " + r.id();
+                case ErrorResponse r -> "error response to " + r.id();
+                case Request r -> r.method();
+            };
+            throw PostFailure.of(null, what, description(), e);
         }
     }
 

@@ -27,10 +27,8 @@ import dev.mcpx.transport.TransportKind;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -181,17 +179,17 @@ public final class ModernHttpTransport implements Transport {
         exchanges.put(id, exchange);
         Thread.ofVirtual().name("mcpx-modern-response-" + id).start(() -> {
             try {
-                receive(id, exchange);
+                receive(id, request.method(), exchange);
             } finally {
                 exchanges.remove(id, exchange);
             }
         });
     }
 
-    private void receive(RequestId id, Exchange exchange) {
+    private void receive(RequestId id, String method, Exchange exchange) {
         HttpResponse<InputStream> response;
         try {
-            response = await(exchange, id);
+            response = await(exchange, id, method);
         } catch (McpException e) {
             if (!exchange.cancelled && !closed) {
                 emit(new TransportEvent.RequestFailed(id, e));
@@ -220,7 +218,7 @@ public final class ModernHttpTransport implements Transport {
         HttpRequest httpRequest = post(notification, notification.method(), notification.params(), extraHeaders, timeout);
         Exchange exchange = new Exchange();
         exchange.response = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
-        HttpResponse<InputStream> response = await(exchange, null);
+        HttpResponse<InputStream> response = await(exchange, null, notification.method());
         String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
         if (response.statusCode() / 100 != 2) {
             JsonRpcError error = jsonRpcErrorIn(body);
@@ -291,10 +289,10 @@ public final class ModernHttpTransport implements Transport {
     }
 
     /**
-     * Waits for the status line. Connect failures mean the message never left; any later
-     * failure means a request may have run, so it gets a stream-lost error.
+     * Waits for the status line. Connect failures mean the message never left; a failure after
+     * it left means it may have run, so it gets a stream-lost error ({@link PostFailure}).
      */
-    private HttpResponse<InputStream> await(Exchange exchange, RequestId id) {
+    private HttpResponse<InputStream> await(Exchange exchange, RequestId id, String method) {
         try {
             return exchange.response.get();
         } catch (InterruptedException e) {
@@ -304,15 +302,7 @@ public final class ModernHttpTransport implements Transport {
         } catch (CancellationException e) {
             throw new RequestCancelledException("cancelled before " + description() + " answered");
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof ConnectException || cause instanceof HttpConnectTimeoutException
-                    || cause != null && cause.getCause() instanceof ConnectException) {
-                throw new UpstreamUnavailableException("cannot connect to " + description() + ": " + cause, cause);
-            }
-            if (id != null) {
-                throw new StreamLostException(id, "the connection failed before the response status: " + cause, cause);
-            }
-            throw new UpstreamUnavailableException(description() + " failed: " + cause, cause);
+            throw PostFailure.of(id, method, description(), e.getCause());
         }
     }
 

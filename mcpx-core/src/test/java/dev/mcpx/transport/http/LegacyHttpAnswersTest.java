@@ -189,6 +189,28 @@ class LegacyHttpAnswersTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Host");
     }
 
+    /** The upstream read the request and closed the connection without a status line: it may have run it. */
+    @Test
+    void aPostThatGetsNoResponseByteIsAStreamLossWithNoResponse() throws IOException {
+        serve(exchange -> { });
+
+        McpException failure = sendAndCatch(ping(11));
+
+        assertThat(failure).isInstanceOfSatisfying(StreamLostException.class, lost -> {
+            assertThat(lost.noResponse()).isTrue();
+            assertThat(lost.requestId()).isEqualTo(RequestId.of(11));
+        }).hasMessageContaining("no response to ping");
+    }
+
+    @Test
+    void aNotificationThatGetsNoResponseByteFailsTheSendAsAStreamLossWithNoResponse() throws IOException {
+        serve(exchange -> { });
+
+        assertThatThrownBy(() -> transport.send(Outbound.of(new JsonRpcMessage.Notification("notifications/initialized", null))))
+                .isInstanceOfSatisfying(StreamLostException.class, lost -> assertThat(lost.noResponse()).isTrue())
+                .hasMessageContaining("no response to notifications/initialized");
+    }
+
     /** Sends {@code request}: its send returns at once, and its failure arrives as an event. */
     private McpException sendAndCatch(Request request) {
         transport.send(Outbound.of(request));

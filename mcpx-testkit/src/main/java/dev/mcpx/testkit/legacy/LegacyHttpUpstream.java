@@ -1,5 +1,6 @@
 package dev.mcpx.testkit.legacy;
 
+import dev.mcpx.testkit.chaos.SilentCloses;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +41,7 @@ public final class LegacyHttpUpstream implements AutoCloseable {
     private final AtomicInteger initializeCount = new AtomicInteger();
     private final AtomicInteger cutsLeft = new AtomicInteger();
     private final AtomicInteger listenConnections = new AtomicInteger();
+    private final SilentCloses silentCloses = new SilentCloses();
     private volatile long cutRetryMillis = -1;
     private volatile ResponseMode responseMode = ResponseMode.JSON;
     private volatile SessionLossAnswer sessionLossAnswer = SessionLossAnswer.NOT_FOUND;
@@ -250,6 +252,22 @@ public final class LegacyHttpUpstream implements AutoCloseable {
 
     public void cutNextStream(long retryMillis) {
         cutNextStreams(1, retryMillis);
+    }
+
+    /**
+     * The next {@code times} POSTs for {@code name} (a tool name; else the JSON-RPC method, such
+     * as {@code tools/list}, {@code initialize} or {@code notifications/initialized}) are read
+     * and their connection is closed without one byte of response: before they run (a server
+     * that died on reading them), or after (it ran them, then died). After running applies to
+     * answers sent as JSON (and to initialize and notifications).
+     */
+    public void closeWithoutAnswer(String name, int times, SilentCloses.When when) {
+        silentCloses.arm(name, times, when);
+    }
+
+    /** The requests closed without an answer so far, and on which kind of connection. */
+    public SilentCloses silentCloses() {
+        return silentCloses;
     }
 
     /** When off, a resume GET gets an SSE stream that ends at once with nothing: the response is lost. */

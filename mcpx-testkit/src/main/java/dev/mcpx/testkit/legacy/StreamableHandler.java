@@ -1,5 +1,6 @@
 package dev.mcpx.testkit.legacy;
 
+import dev.mcpx.testkit.chaos.SilentCloses;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -40,6 +41,7 @@ final class StreamableHandler extends Handler.Abstract {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        SilentCloses.arrived(request);
         if (!"/mcp".equals(Request.getPathInContext(request))) {
             plain(response, callback, 404, "not found");
             return true;
@@ -74,6 +76,11 @@ final class StreamableHandler extends Handler.Abstract {
         String method = message.path("method").asString(null);
         JsonNode id = message.get("id");
         record(request, method, id == null || id.isNull() ? null : id.toString(), body);
+        String dropName = "tools/call".equals(method) ? message.path("params").path("name").asString(null) : method;
+        if (upstream.silentCloses().take(dropName, SilentCloses.When.BEFORE_RUNNING)) {
+            upstream.silentCloses().close(request, callback);
+            return;
+        }
         String accept = request.getHeaders().get("Accept");
         if (accept == null || !accept.contains("application/json") || !accept.contains("text/event-stream")) {
             rpcError(response, callback, 406, -32000,
@@ -91,7 +98,7 @@ final class StreamableHandler extends Handler.Abstract {
             return;
         }
         if ("initialize".equals(method)) {
-            initialize(message, response, callback);
+            initialize(request, message, response, callback);
             return;
         }
         boolean isRequest = method != null && id != null && !id.isNull();
@@ -122,6 +129,10 @@ final class StreamableHandler extends Handler.Abstract {
             return;
         }
         if (id == null || id.isNull()) {
+            if (upstream.silentCloses().take(method, SilentCloses.When.AFTER_RUNNING)) {
+                upstream.silentCloses().close(request, callback);
+                return;
+            }
             accepted(response, callback);
             return;
         }
@@ -132,11 +143,16 @@ final class StreamableHandler extends Handler.Abstract {
             answerWithStream(session, id, exchange -> handle(session, method, params, exchange),
                     null, response, callback);
         } else {
-            json(response, callback, null, respond(id, () -> handle(session, method, params, noStream())));
+            ObjectNode answer = respond(id, () -> handle(session, method, params, noStream()));
+            if (upstream.silentCloses().take(dropName, SilentCloses.When.AFTER_RUNNING)) {
+                upstream.silentCloses().close(request, callback);
+                return;
+            }
+            json(response, callback, null, answer);
         }
     }
 
-    private void initialize(JsonNode message, Response response, Callback callback) throws IOException {
+    private void initialize(Request request, JsonNode message, Response response, Callback callback) throws IOException {
         if (upstream.initializeDelayMillis() > 0) {
             try {
                 Thread.sleep(upstream.initializeDelayMillis());
@@ -162,6 +178,10 @@ final class StreamableHandler extends Handler.Abstract {
         capabilities.putObject("prompts");
         result.putObject("serverInfo").put("name", "legacy-fake").put("version", "1.0.0");
         JsonNode id = message.get("id");
+        if (upstream.silentCloses().take("initialize", SilentCloses.When.AFTER_RUNNING)) {
+            upstream.silentCloses().close(request, callback);
+            return;
+        }
         if (upstream.responseMode() == LegacyHttpUpstream.ResponseMode.SSE) {
             answerWithStream(session, id, exchange -> result, session.id(), response, callback);
         } else {

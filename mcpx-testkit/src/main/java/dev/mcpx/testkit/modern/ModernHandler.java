@@ -1,5 +1,6 @@
 package dev.mcpx.testkit.modern;
 
+import dev.mcpx.testkit.chaos.SilentCloses;
 import dev.mcpx.testkit.modern.FakeCatalogue.Rejection;
 import dev.mcpx.testkit.modern.FakeCatalogue.Tool;
 import java.io.IOException;
@@ -39,6 +40,7 @@ final class ModernHandler extends Handler.Abstract {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        SilentCloses.arrived(request);
         Map<String, List<String>> headers = headersOf(request);
         String httpMethod = request.getMethod();
         if (!"POST".equals(httpMethod)) {
@@ -74,6 +76,11 @@ final class ModernHandler extends Handler.Abstract {
         JsonNode params = message.path("params");
         String name = nameOf(method, params);
         upstream.requests.add(new RecordedRequest(httpMethod, headers, id, method, name, body));
+        String dropName = "tools/call".equals(method) ? name : method;
+        if (upstream.silentCloses.take(dropName, SilentCloses.When.BEFORE_RUNNING)) {
+            upstream.silentCloses.close(request, callback);
+            return true;
+        }
         if (method == null) {
             error(response, callback, 400, id, -32600, "a client sends requests and notifications only", null);
             return true;
@@ -102,6 +109,10 @@ final class ModernHandler extends Handler.Abstract {
             return true;
         }
         if (id == null) {
+            if (upstream.silentCloses.take(dropName, SilentCloses.When.AFTER_RUNNING)) {
+                upstream.silentCloses.close(request, callback);
+                return true;
+            }
             response.setStatus(202);
             callback.succeeded();
             return true;
@@ -124,6 +135,10 @@ final class ModernHandler extends Handler.Abstract {
             result = dispatch(method, name, params, tool);
         } catch (Rejection r) {
             error(response, callback, r.httpStatus, id, r.code, r.getMessage(), r.data);
+            return true;
+        }
+        if (upstream.silentCloses.take(dropName, SilentCloses.When.AFTER_RUNNING)) {
+            upstream.silentCloses.close(request, callback);
             return true;
         }
         result.withObjectProperty("_meta").set("io.modelcontextprotocol/serverInfo",

@@ -1,5 +1,6 @@
 package dev.mcpx.testkit.modern;
 
+import dev.mcpx.testkit.chaos.SilentCloses;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,6 +63,7 @@ public final class ModernHttpUpstream implements AutoCloseable {
     volatile boolean refuseListen;
     final Set<String> declinedResources = ConcurrentHashMap.newKeySet();
     final Map<String, AtomicInteger> versionRefusals = new ConcurrentHashMap<>();
+    final SilentCloses silentCloses = new SilentCloses();
 
     private final Server server;
     private final URI url;
@@ -170,6 +172,21 @@ public final class ModernHttpUpstream implements AutoCloseable {
     boolean takeVersionRefusal(String rpcMethod) {
         AtomicInteger left = versionRefusals.get(rpcMethod);
         return left != null && left.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+    }
+
+    /**
+     * The next {@code times} POSTs for {@code name} (a tool name; else the JSON-RPC method, such
+     * as {@code tools/list} or {@code server/discover}) are read and their connection is closed
+     * without one byte of response: before they run, or after they ran.
+     */
+    public ModernHttpUpstream closeWithoutAnswer(String name, int times, SilentCloses.When when) {
+        silentCloses.arm(name, times, when);
+        return this;
+    }
+
+    /** The requests closed without an answer so far, and on which kind of connection. */
+    public SilentCloses silentCloses() {
+        return silentCloses;
     }
 
     /** Answer {@code subscriptions/listen} with 404 and -32601, as a server without subscriptions does. */
