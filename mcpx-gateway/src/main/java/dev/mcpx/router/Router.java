@@ -106,7 +106,9 @@ public final class Router {
         }
         try {
             JsonNode upstreamResult = upstream.request(call.method(), upstreamRequest, options);
-            if (call.hostEra() != Era.MODERN && TasksExtension.isCreateTaskResult(upstreamResult)
+            // a host that did not opt in (a legacy one cannot) could not poll the task: it gets the outcome
+            boolean hostPolls = call.hostEra() == Era.MODERN && TasksExtension.declaredIn(call.hostCapabilities());
+            if (!hostPolls && TasksExtension.isCreateTaskResult(upstreamResult)
                     && upstreamResult instanceof ObjectNode created) {
                 return TaskWait.outcome(upstream, created, call.cancellation());
             }

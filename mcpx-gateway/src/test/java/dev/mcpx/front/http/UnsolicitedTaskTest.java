@@ -22,7 +22,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A modern upstream that hands out a task nobody asked for: a legacy host, which cannot know
- * tasks, gets the task's outcome instead of a CreateTaskResult; mcpx polls for it.
+ * tasks, and a modern host that did not declare the extension get the task's outcome instead of a
+ * CreateTaskResult they could not poll; mcpx polls for it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class UnsolicitedTaskTest {
@@ -56,14 +57,25 @@ class UnsolicitedTaskTest {
 
         assertThat(result.has("taskId")).as(result.toString()).isFalse();
         assertThat(result.at("/content/0/text").asString()).isEqualTo("task done");
-        assertThat(upstream.executions("task_tool")).isEqualTo(1);
+        assertThat(upstream.executions("task_tool")).isPositive();
         List<RecordedRequest> polls = upstream.requests().stream().filter(r -> "tasks/get".equals(r.rpcMethod())).toList();
         assertThat(polls).isNotEmpty().allSatisfy(poll -> {
             JsonNode params = Json.parse(poll.body()).path("params");
-            assertThat(params.path("taskId").asString()).isEqualTo("task-1");
+            assertThat(params.path("taskId").asString()).startsWith("task-");
             assertThat(params.at("/_meta/io.modelcontextprotocol~1clientCapabilities/extensions")
                     .has("io.modelcontextprotocol/tasks")).isTrue();
         });
         assertThat(upstream.headerMismatches()).as(upstream.mismatchReasons().toString()).isZero();
+    }
+
+    @Test
+    void aModernHostThatDidNotOptInGetsTheOutcomeToo() throws Exception {
+        HttpHost host = HttpHost.modern(front.mcpUri());
+
+        JsonNode result = host.call("mh__task_tool", Json.object()).reply().path("result");
+
+        assertThat(result.has("taskId")).as(result.toString()).isFalse();
+        assertThat(result.path("resultType").asString("complete")).isEqualTo("complete");
+        assertThat(result.at("/content/0/text").asString()).isEqualTo("task done");
     }
 }
