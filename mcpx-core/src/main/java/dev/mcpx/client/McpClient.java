@@ -26,7 +26,6 @@ import dev.mcpx.protocol.ToolDescriptor;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.transport.Outbound;
 import dev.mcpx.transport.Transport;
-import dev.mcpx.transport.TransportEvent;
 import dev.mcpx.transport.TransportKind;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.time.Duration;
@@ -85,6 +84,7 @@ public final class McpClient implements AutoCloseable {
     private final Map<String, ToolDescriptor> toolsByName = new ConcurrentHashMap<>();
     private final EraDetection detection;
     private final EraSwitch eraSwitch;
+    private final Inbound inbound;
 
     private volatile Transport transport;
     private volatile ListenLoop listenLoop;
@@ -112,6 +112,7 @@ public final class McpClient implements AutoCloseable {
                 builder.maxSseEventBytes != null ? builder.maxSseEventBytes : builder.maxMessageChars), builder.eraCache,
                 pinnedVersion, requestTimeout, builder.probeTimeout, clientInfo, capabilities, resends, new DetectionLink());
         this.eraSwitch = new EraSwitch(name, detection, sessions, counters, this::emit, new SwitchLink());
+        this.inbound = new Inbound(name, pending, sessions, serverRequests, resends, requestTimeout, new InboundLink());
     }
 
     public static Builder builder(UpstreamEndpoint endpoint) {
@@ -141,7 +142,7 @@ public final class McpClient implements AutoCloseable {
     /**
      * Modern HTTP has no GET stream: list changes come on a {@code subscriptions/listen} that
      * this client keeps open, when the upstream advertises any. Notifications on it reach
-     * {@link #onNotification} like any other.
+     * {@link Inbound} like any other.
      */
     private void startListening() {
         ObjectNode filter = listenForChanges && mirrorsParamHeaders(transport)
@@ -226,7 +227,7 @@ public final class McpClient implements AutoCloseable {
 
     private void attach(Transport candidate) {
         transport = candidate;
-        candidate.start(event -> onTransportEvent(candidate, event));
+        candidate.start(event -> inbound.onTransportEvent(candidate, event));
     }
 
     public JsonNode request(String method, ObjectNode params) {
@@ -604,146 +605,9 @@ public final class McpClient implements AutoCloseable {
         }
     }
 
-    private void onTransportEvent(Transport source, TransportEvent event) {
-        if (source != transport && !EraSwitch.answersARequest(event)) {
-            return;
-        }
-        switch (event) {
-            case TransportEvent.Received received -> onMessage(received.message(), received.relatedTo());
-            case TransportEvent.Undecodable bad ->
-                    log.warn("{}: dropped a line that is not JSON-RPC ({}): {}", name, bad.error().getMessage(), bad.excerpt());
-            case TransportEvent.RequestFailed failed -> pending.fail(failed.id(), failed.error());
-            case TransportEvent.SessionExpired expired -> {
-                long generation = sessions.generation();
-                Thread.ofVirtual().name("mcpx-reinit-" + name).start(() -> {
-                    try {
-                        recoverSession(generation, expired.sessionId());
-                    } catch (McpException e) {
-                        log.warn("{}: re-initialize after the listen stream lost its session failed: {}", name, e.getMessage());
-                    }
-                });
-            }
-            case TransportEvent.Closed closedEvent -> {
-                closedBy = closedEvent.cause();
-                pending.failAll(closedEvent.cause());
-                emit(new ClientEvent.Closed(closedEvent.cause()));
-            }
-        }
-    }
-
-    private void onMessage(JsonRpcMessage message, RequestId relatedTo) {
-        switch (message) {
-            case Result result -> completeOrDrop(result.id(), message);
-            case ErrorResponse error -> {
-                if (error.id() == null) {
-                    log.warn("{}: upstream sent an error without an id: {}", name, error.error());
-                } else {
-                    completeOrDrop(error.id(), message);
-                }
-            }
-            case Request request -> {
-                ServerRequestHandler handler = handlerFor(relatedTo);
-                Thread.ofVirtual().name("mcpx-server-request").start(() -> answer(request, handler));
-            }
-            case Notification notification -> onNotification(notification, relatedTo);
-        }
-    }
-
-    private void completeOrDrop(RequestId id, JsonRpcMessage reply) {
-        if (!pending.complete(id, reply)) {
-            log.debug("{}: dropped a response to {}, which is not pending (late, duplicate or unknown)", name, id);
-        }
-    }
-
-    private void onNotification(Notification notification, RequestId relatedTo) {
-        ObjectNode params = notification.params() == null ? Json.object() : notification.params();
-        switch (notification.method()) {
-            case Methods.PROGRESS -> {
-                Waiter waiter = pending.get(RequestId.fromJson(params.get(MetaKeys.PROGRESS_TOKEN)));
-                if (waiter != null && waiter.progress() != null) {
-                    waiter.progress().accept(params);
-                }
-            }
-            case Methods.TOOLS_LIST_CHANGED -> listChanged(CatalogueKind.TOOLS);
-            case Methods.RESOURCES_LIST_CHANGED -> listChanged(CatalogueKind.RESOURCES);
-            case Methods.PROMPTS_LIST_CHANGED -> listChanged(CatalogueKind.PROMPTS);
-            case Methods.RESOURCES_UPDATED -> resourceUpdated(params);
-            case Methods.SUBSCRIPTIONS_ACKNOWLEDGED -> {
-                ResourceWatch watch = resourceWatch;
-                if (watch != null) {
-                    watch.acknowledged(params);
-                }
-            }
-            case Methods.MESSAGE -> {
-                callLogs(relatedTo).ifPresent(logs -> logs.accept(params));
-                emit(new ClientEvent.Log(params));
-            }
-            default -> log.debug("{}: ignored notification {}", name, notification.method());
-        }
-    }
-
-    /** A modern update counts only from a stream still in use: a superseded stream's copy would be a duplicate. */
-    private void resourceUpdated(ObjectNode params) {
-        ResourceWatch watch = resourceWatch;
-        if (era() == Era.MODERN && (watch == null || !watch.isLive(params))) {
-            log.debug("{}: dropped a resource update from a subscription no longer in use", name);
-            return;
-        }
-        emit(new ClientEvent.ResourceUpdated(params));
-    }
-
     private void listChanged(CatalogueKind kind) {
         invalidate(kind);
         emit(new ClientEvent.ListChanged(kind));
-    }
-
-    /**
-     * Who hears a log line: the request whose stream carried it; on a wire without per-request
-     * streams (stdio, HTTP+SSE), the only pending request that listens for logs. A line on a
-     * Streamable HTTP listen stream belongs to no call.
-     */
-    private Optional<Consumer<ObjectNode>> callLogs(RequestId relatedTo) {
-        Waiter related = pending.get(relatedTo);
-        if (related != null) {
-            return Optional.ofNullable(related.logs());
-        }
-        Transport t = transport;
-        boolean perRequestStreams = t != null && t.kind() == TransportKind.STREAMABLE_HTTP;
-        return perRequestStreams ? Optional.empty() : Optional.ofNullable(pending.soleLogs());
-    }
-
-    /**
-     * Who answers a server request: the handler of the request whose stream carried it; with no
-     * such relation (stdio, the listen stream), the only pending request's handler; else the
-     * client-wide one.
-     */
-    private ServerRequestHandler handlerFor(RequestId relatedTo) {
-        Waiter related = pending.get(relatedTo);
-        if (related != null && related.serverRequests() != null) {
-            return related.serverRequests();
-        }
-        ServerRequestHandler sole = related == null ? pending.soleHandler() : null;
-        return sole != null ? sole : serverRequests;
-    }
-
-    private void answer(Request request, ServerRequestHandler handler) {
-        JsonRpcMessage reply;
-        try {
-            ObjectNode params = request.params() == null ? Json.object() : request.params();
-            reply = new Result(request.id(), handler.handle(request.method(), params));
-        } catch (McpErrorException e) {
-            reply = new ErrorResponse(request.id(), e.error());
-        } catch (RuntimeException e) {
-            log.warn("{}: handler for {} failed", name, request.method(), e);
-            reply = new ErrorResponse(request.id(), JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
-                    "client failed to handle " + request.method() + ": " + e.getMessage()));
-        }
-        try {
-            Outbound outbound = new Outbound(reply, Map.of(), requestTimeout);
-            resends.message("response to " + request.id(), () -> transport.send(outbound));
-        } catch (McpException e) {
-            log.info("{}: could not answer {} {}: {}", name, request.method(), request.id(), e.getMessage());
-        }
     }
 
     private void emit(ClientEvent event) {
@@ -871,6 +735,44 @@ public final class McpClient implements AutoCloseable {
         @Override
         public void notify(String method, ObjectNode params) {
             McpClient.this.notify(method, params);
+        }
+    }
+
+    /** What inbound dispatch may touch: the connection state it reads and the reactions it triggers. */
+    private final class InboundLink implements Inbound.Link {
+        @Override
+        public Transport transport() {
+            return transport;
+        }
+
+        @Override
+        public Era era() {
+            return McpClient.this.era();
+        }
+
+        @Override
+        public ResourceWatch resourceWatch() {
+            return resourceWatch;
+        }
+
+        @Override
+        public void recoverSession(long seenGeneration, String deadSessionId) {
+            McpClient.this.recoverSession(seenGeneration, deadSessionId);
+        }
+
+        @Override
+        public void closed(McpException cause) {
+            closedBy = cause;
+        }
+
+        @Override
+        public void listChanged(CatalogueKind kind) {
+            McpClient.this.listChanged(kind);
+        }
+
+        @Override
+        public void emit(ClientEvent event) {
+            McpClient.this.emit(event);
         }
     }
 
