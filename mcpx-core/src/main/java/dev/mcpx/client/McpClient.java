@@ -5,7 +5,6 @@ import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcCodec;
-import dev.mcpx.protocol.JsonRpcError;
 import dev.mcpx.protocol.JsonRpcMessage;
 import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
 import dev.mcpx.protocol.JsonRpcMessage.Notification;
@@ -14,7 +13,6 @@ import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.MetaKeys;
-import dev.mcpx.protocol.ParamHeaders;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestCancelledException;
@@ -29,8 +27,6 @@ import dev.mcpx.transport.Transport;
 import dev.mcpx.transport.TransportKind;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,7 +40,6 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -78,13 +73,12 @@ public final class McpClient implements AutoCloseable {
 
     private final PendingRequests pending = new PendingRequests();
     private final SessionRecovery sessions = new SessionRecovery();
-    private final ListCache lists = new ListCache();
     private final ClientCounters counters = new ClientCounters();
     private final AtomicLong ids = new AtomicLong();
-    private final Map<String, ToolDescriptor> toolsByName = new ConcurrentHashMap<>();
     private final EraDetection detection;
     private final EraSwitch eraSwitch;
     private final Inbound inbound;
+    private final Catalogues catalogues;
 
     private volatile Transport transport;
     private volatile ListenLoop listenLoop;
@@ -112,6 +106,8 @@ public final class McpClient implements AutoCloseable {
                 builder.maxSseEventBytes != null ? builder.maxSseEventBytes : builder.maxMessageChars), builder.eraCache,
                 pinnedVersion, requestTimeout, builder.probeTimeout, clientInfo, capabilities, resends, new DetectionLink());
         this.eraSwitch = new EraSwitch(name, detection, sessions, counters, this::emit, new SwitchLink());
+        this.catalogues = new Catalogues(name, (method, params) -> request(method, params, RequestOptions.defaults()),
+                this::era, () -> transport);
         this.inbound = new Inbound(name, pending, sessions, serverRequests, resends, requestTimeout, new InboundLink());
     }
 
@@ -145,7 +141,7 @@ public final class McpClient implements AutoCloseable {
      * {@link Inbound} like any other.
      */
     private void startListening() {
-        ObjectNode filter = listenForChanges && mirrorsParamHeaders(transport)
+        ObjectNode filter = listenForChanges && Catalogues.mirrorsParamHeaders(era(), transport)
                 ? ListenLoop.filterFor(server.capabilities()) : null;
         if (filter != null) {
             listenLoop().start();
@@ -274,7 +270,7 @@ public final class McpClient implements AutoCloseable {
                 budget = budget.afterReinitialize();
                 recoverSession(attempt.generation, e.sessionId());
             } catch (StreamLostException e) {
-                if (!budget.mayReissue() || !resends.mayReissue(era(), e, method, current, this::lookUpTool)) {
+                if (!budget.mayReissue() || !resends.mayReissue(era(), e, method, current, catalogues::lookUpTool)) {
                     throw e;
                 }
                 budget = budget.afterReissue();
@@ -286,7 +282,7 @@ public final class McpClient implements AutoCloseable {
                 if (e.code() == ErrorCodes.HEADER_MISMATCH && Methods.TOOLS_CALL.equals(method)) {
                     budget = budget.afterCorrection();
                     log.info("{}: header mismatch on {}; refreshing tools/list and retrying once", name, method);
-                    invalidate(CatalogueKind.TOOLS);
+                    catalogues.invalidate(CatalogueKind.TOOLS);
                     listTools();
                 } else if (e.code() == ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION && adoptSupportedVersion(e)) {
                     budget = budget.afterCorrection();
@@ -366,7 +362,7 @@ public final class McpClient implements AutoCloseable {
         Duration timeout = options.timeout() != null ? options.timeout() : requestTimeout;
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            Outbound outbound = new Outbound(new Request(id, method, sent), paramHeaders(t, method, sent), timeout);
+            Outbound outbound = new Outbound(new Request(id, method, sent), catalogues.paramHeaders(t, method, sent), timeout);
             if (Methods.INITIALIZE.equals(method)) {
                 t.send(outbound);
             } else {
@@ -466,26 +462,19 @@ public final class McpClient implements AutoCloseable {
 
     /** The upstream's tools (pagination drained), from cache while it is valid. */
     public List<ToolDescriptor> listTools() {
-        List<ToolDescriptor> tools = new ArrayList<>();
-        for (ObjectNode raw : list(Methods.TOOLS_LIST, "tools")) {
-            ToolDescriptor tool = ToolDescriptor.from(raw);
-            if (tool != null) {
-                tools.add(tool);
-            }
-        }
-        return tools;
+        return catalogues.tools();
     }
 
     public List<ObjectNode> listResources() {
-        return list(Methods.RESOURCES_LIST, "resources");
+        return catalogues.list(Methods.RESOURCES_LIST, "resources");
     }
 
     public List<ObjectNode> listResourceTemplates() {
-        return list(Methods.RESOURCES_TEMPLATES_LIST, "resourceTemplates");
+        return catalogues.list(Methods.RESOURCES_TEMPLATES_LIST, "resourceTemplates");
     }
 
     public List<ObjectNode> listPrompts() {
-        return list(Methods.PROMPTS_LIST, "prompts");
+        return catalogues.list(Methods.PROMPTS_LIST, "prompts");
     }
 
     public JsonNode callTool(String tool, ObjectNode arguments, RequestOptions options) {
@@ -495,118 +484,8 @@ public final class McpClient implements AutoCloseable {
         return request(Methods.TOOLS_CALL, params, options);
     }
 
-    private List<ObjectNode> list(String method, String field) {
-        List<ObjectNode> cached = lists.get(method);
-        if (cached != null) {
-            return cached;
-        }
-        List<ObjectNode> items = new ArrayList<>();
-        long ttlMs = -1;
-        String cursor = null;
-        int pages = 0;
-        do {
-            ObjectNode params = null;
-            if (cursor != null) {
-                params = Json.object().put("cursor", cursor);
-            }
-            JsonNode page = request(method, params, RequestOptions.defaults());
-            if (pages == 0 && page.path("ttlMs").canConvertToLong() && era() == Era.MODERN) {
-                ttlMs = page.path("ttlMs").asLong();
-            }
-            if (page.get(field) instanceof ArrayNode array) {
-                array.forEach(item -> {
-                    if (item instanceof ObjectNode object) {
-                        items.add(object);
-                    }
-                });
-            }
-            String next = Json.text(page, "nextCursor");
-            cursor = next == null || next.isEmpty() || next.equals(cursor) ? null : next;
-        } while (cursor != null && ++pages < 10_000);
-        if (Methods.TOOLS_LIST.equals(method) && mirrorsParamHeaders(transport)) {
-            items.removeIf(this::breaksParamHeaderRules);
-        }
-        if (Methods.TOOLS_LIST.equals(method)) {
-            Map<String, ToolDescriptor> byName = new HashMap<>();
-            items.forEach(item -> {
-                ToolDescriptor tool = ToolDescriptor.from(item);
-                if (tool != null) {
-                    byName.put(tool.name(), tool);
-                }
-            });
-            toolsByName.keySet().retainAll(byName.keySet());
-            toolsByName.putAll(byName);
-        }
-        lists.put(method, items, ttlMs);
-        return items;
-    }
-
-    /** Modern Streamable HTTP mirrors x-mcp-header parameters into headers; other wires may ignore them. */
-    private boolean mirrorsParamHeaders(Transport t) {
-        return era() == Era.MODERN && t != null && t.kind() == TransportKind.STREAMABLE_HTTP;
-    }
-
-    /** The spec says a tool whose x-mcp-header annotations break the rules is left out, with a warning. */
-    private boolean breaksParamHeaderRules(ObjectNode tool) {
-        try {
-            ParamHeaders.of(tool.get("inputSchema"));
-            return false;
-        } catch (ParamHeaders.InvalidParamHeaderException e) {
-            log.warn("{}: leaving out tool {}: {}", name, Json.text(tool, "name"), e.getMessage());
-            return true;
-        }
-    }
-
-    /** The {@code Mcp-Param-*} headers of a modern {@code tools/call}, from the tool's last known schema. */
-    private Map<String, String> paramHeaders(Transport t, String method, ObjectNode params) {
-        if (!Methods.TOOLS_CALL.equals(method) || !mirrorsParamHeaders(t)) {
-            return Map.of();
-        }
-        String tool = Json.text(params, "name");
-        ToolDescriptor descriptor = tool == null ? null : lookUpTool(tool);
-        if (descriptor == null) {
-            return Map.of();
-        }
-        try {
-            ParamHeaders mirrored = ParamHeaders.of(descriptor.inputSchema());
-            mirrored.requireSafeIntegers(params.get("arguments"));
-            return mirrored.headersFor(params.get("arguments"));
-        } catch (ParamHeaders.InvalidParamHeaderException e) {
-            return Map.of();
-        } catch (ParamHeaders.UnsafeIntegerException e) {
-            throw new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS, tool + ": " + e.getMessage()));
-        }
-    }
-
-    /** The tool's last known descriptor; when unknown, refreshes the list once to find out. */
-    private ToolDescriptor lookUpTool(String tool) {
-        ToolDescriptor known = toolsByName.get(tool);
-        if (known != null) {
-            return known;
-        }
-        try {
-            lists.invalidate(Methods.TOOLS_LIST);
-            listTools();
-        } catch (McpException e) {
-            log.info("{}: could not refresh tools to look up {}: {}", name, tool, e.getMessage());
-            return null;
-        }
-        return toolsByName.get(tool);
-    }
-
-    private void invalidate(CatalogueKind kind) {
-        switch (kind) {
-            case TOOLS -> lists.invalidate(Methods.TOOLS_LIST);
-            case RESOURCES -> {
-                lists.invalidate(Methods.RESOURCES_LIST);
-                lists.invalidate(Methods.RESOURCES_TEMPLATES_LIST);
-            }
-            case PROMPTS -> lists.invalidate(Methods.PROMPTS_LIST);
-        }
-    }
-
     private void listChanged(CatalogueKind kind) {
-        invalidate(kind);
+        catalogues.invalidate(kind);
         emit(new ClientEvent.ListChanged(kind));
     }
 
@@ -801,7 +680,7 @@ public final class McpClient implements AutoCloseable {
             if (loop != null) {
                 loop.stop();
             }
-            toolsByName.clear();
+            catalogues.forgetTools();
             for (CatalogueKind kind : CatalogueKind.values()) {
                 listChanged(kind);
             }
