@@ -170,7 +170,6 @@ final class Catalogues {
         }
     }
 
-
     /** An upstream in another era may have other tools: none of the old descriptors holds. */
     void forgetTools() {
         toolsByName.clear();

@@ -12,7 +12,6 @@ import dev.mcpx.protocol.JsonRpcMessage.Request;
 import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
-import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestCancelledException;
@@ -79,6 +78,7 @@ public final class McpClient implements AutoCloseable {
     private final EraSwitch eraSwitch;
     private final Inbound inbound;
     private final Catalogues catalogues;
+    private final RequestParams requestParams;
 
     private volatile Transport transport;
     private volatile ListenLoop listenLoop;
@@ -106,6 +106,7 @@ public final class McpClient implements AutoCloseable {
                 builder.maxSseEventBytes != null ? builder.maxSseEventBytes : builder.maxMessageChars), builder.eraCache,
                 pinnedVersion, requestTimeout, builder.probeTimeout, clientInfo, capabilities, resends, new DetectionLink());
         this.eraSwitch = new EraSwitch(name, detection, sessions, counters, this::emit, new SwitchLink());
+        this.requestParams = new RequestParams(clientInfo, capabilities, serverRequests);
         this.catalogues = new Catalogues(name, (method, params) -> request(method, params, RequestOptions.defaults()),
                 this::era, () -> transport);
         this.inbound = new Inbound(name, pending, sessions, serverRequests, resends, requestTimeout, new InboundLink());
@@ -259,10 +260,10 @@ public final class McpClient implements AutoCloseable {
                         return result;
                     }
                     budget = budget.afterInputRound(method);
-                    current = answerInputRequests(params, result, options);
+                    current = requestParams.answerInputRequests(params, result, options);
                     continue;
                 }
-                return era() == Era.MODERN ? resultTypes.requireRecognized(method, result, declared(options)) : result;
+                return era() == Era.MODERN ? resultTypes.requireRecognized(method, result, requestParams.declared(options)) : result;
             } catch (SessionExpiredException e) {
                 if (!budget.mayReinitialize() || era() != Era.LEGACY || Methods.INITIALIZE.equals(method)) {
                     throw e;
@@ -291,29 +292,6 @@ public final class McpClient implements AutoCloseable {
                 }
             }
         }
-    }
-
-    /** MRTR: the retry carries the original params plus the answers and the echoed state, nothing else. */
-    private ObjectNode answerInputRequests(ObjectNode original, JsonNode inputRequired, RequestOptions options) {
-        ServerRequestHandler handler = options.serverRequests() != null ? options.serverRequests() : serverRequests;
-        ObjectNode retry = original == null ? Json.object() : original.deepCopy();
-        retry.remove("inputResponses");
-        retry.remove("requestState");
-        JsonNode requests = inputRequired.path("inputRequests");
-        if (requests instanceof ObjectNode asked && !asked.isEmpty()) {
-            ObjectNode answers = retry.putObject("inputResponses");
-            for (Map.Entry<String, JsonNode> entry : asked.properties()) {
-                JsonNode request = entry.getValue();
-                String method = Json.text(request, "method");
-                ObjectNode params = Json.objectAt(request, "params");
-                answers.set(entry.getKey(), handler.handle(method, params == null ? Json.object() : params));
-            }
-        }
-        JsonNode state = inputRequired.get("requestState");
-        if (state != null) {
-            retry.set("requestState", state);
-        }
-        return retry;
     }
 
     private boolean adoptSupportedVersion(McpErrorException e) {
@@ -353,7 +331,7 @@ public final class McpClient implements AutoCloseable {
         RequestId id = RequestId.of(ids.incrementAndGet());
         attempt.id = id;
         attempt.sent.accept(id);
-        ObjectNode sent = prepareParams(params, options, id, attempt.metaVersion);
+        ObjectNode sent = requestParams.prepare(params, options, id, attempt.metaVersion);
         Waiter waiter = pending.register(id, method, options.progress(), options.serverRequests(), options.logs());
         Cancellation cancellation = options.cancellation();
         Runnable stopListening = cancellation == null ? () -> { }
@@ -428,30 +406,6 @@ public final class McpClient implements AutoCloseable {
                 log.debug("{}: could not send cancellation for {}: {}", name, id, e.getMessage());
             }
         });
-    }
-
-    /** A copy of the caller's params with the modern {@code _meta} and a progress token added. */
-    private ObjectNode prepareParams(ObjectNode params, RequestOptions options, RequestId id, ProtocolVersion metaVersion) {
-        if (metaVersion == null && options.progress() == null) {
-            return params;
-        }
-        ObjectNode copy = params == null ? Json.object() : params.deepCopy();
-        JsonNode existing = copy.get(MetaKeys.META);
-        ObjectNode meta = existing instanceof ObjectNode m ? m : copy.putObject(MetaKeys.META);
-        if (metaVersion != null) {
-            meta.put(MetaKeys.PROTOCOL_VERSION, metaVersion.wire());
-            meta.set(MetaKeys.CLIENT_INFO, clientInfo.deepCopy());
-            meta.set(MetaKeys.CLIENT_CAPABILITIES, declared(options).deepCopy());
-        }
-        if (options.progress() != null) {
-            meta.set(MetaKeys.PROGRESS_TOKEN, id.toJson());
-        }
-        return copy;
-    }
-
-    /** What a modern request declares in {@code _meta}: the caller's capabilities for it, or the client's. */
-    private ObjectNode declared(RequestOptions options) {
-        return options.clientCapabilities() != null ? options.clientCapabilities() : capabilities;
     }
 
     /** Sends a notification; an upstream that takes it and never acknowledges it costs at most the request timeout. */
