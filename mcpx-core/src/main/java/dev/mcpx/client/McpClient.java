@@ -1,22 +1,16 @@
 package dev.mcpx.client;
 
-import dev.mcpx.client.PendingRequests.Waiter;
+import dev.mcpx.client.Exchange.Attempt;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcCodec;
-import dev.mcpx.protocol.JsonRpcMessage;
-import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
 import dev.mcpx.protocol.JsonRpcMessage.Notification;
-import dev.mcpx.protocol.JsonRpcMessage.Request;
-import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
-import dev.mcpx.protocol.RequestCancelledException;
 import dev.mcpx.protocol.RequestId;
-import dev.mcpx.protocol.RequestTimeoutException;
 import dev.mcpx.protocol.SessionExpiredException;
 import dev.mcpx.protocol.StreamLostException;
 import dev.mcpx.protocol.ToolDescriptor;
@@ -31,10 +25,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,12 +63,12 @@ public final class McpClient implements AutoCloseable {
     private final PendingRequests pending = new PendingRequests();
     private final SessionRecovery sessions = new SessionRecovery();
     private final ClientCounters counters = new ClientCounters();
-    private final AtomicLong ids = new AtomicLong();
     private final EraDetection detection;
     private final EraSwitch eraSwitch;
     private final Inbound inbound;
     private final Catalogues catalogues;
     private final RequestParams requestParams;
+    private final Exchange exchange;
 
     private volatile Transport transport;
     private volatile ListenLoop listenLoop;
@@ -109,6 +99,8 @@ public final class McpClient implements AutoCloseable {
         this.requestParams = new RequestParams(clientInfo, capabilities, serverRequests);
         this.catalogues = new Catalogues(name, (method, params) -> request(method, params, RequestOptions.defaults()),
                 this::era, () -> transport);
+        this.exchange = new Exchange(name, pending, sessions, eraSwitch, resends, requestParams, catalogues,
+                requestTimeout, () -> transport);
         this.inbound = new Inbound(name, pending, sessions, serverRequests, resends, requestTimeout, new InboundLink());
     }
 
@@ -167,7 +159,7 @@ public final class McpClient implements AutoCloseable {
     private void listen(ObjectNode params, Cancellation cancellation, Consumer<RequestId> sent) {
         Attempt attempt = new Attempt(server.protocolVersion());
         attempt.sent = sent;
-        exchange(Methods.SUBSCRIPTIONS_LISTEN, params,
+        exchange.run(Methods.SUBSCRIPTIONS_LISTEN, params,
                 RequestOptions.defaults().withTimeout(LISTEN_TIMEOUT).withCancellation(cancellation), attempt);
     }
 
@@ -254,7 +246,7 @@ public final class McpClient implements AutoCloseable {
         while (true) {
             Attempt attempt = new Attempt(era() == Era.MODERN ? server.protocolVersion() : null);
             try {
-                JsonNode result = exchange(method, current, options, attempt);
+                JsonNode result = exchange.run(method, current, options, attempt);
                 if (era() == Era.MODERN && ResultTypes.INPUT_REQUIRED.equals(Json.text(result, "resultType"))) {
                     if (options.returnInputRequired()) {
                         return result;
@@ -324,88 +316,6 @@ public final class McpClient implements AutoCloseable {
                 listChanged(kind);
             }
         }
-    }
-
-    /** One attempt: a new id, one send, one wait. */
-    private JsonNode exchange(String method, ObjectNode params, RequestOptions options, Attempt attempt) {
-        RequestId id = RequestId.of(ids.incrementAndGet());
-        attempt.id = id;
-        attempt.sent.accept(id);
-        ObjectNode sent = requestParams.prepare(params, options, id, attempt.metaVersion);
-        Waiter waiter = pending.register(id, method, options.progress(), options.serverRequests(), options.logs());
-        Cancellation cancellation = options.cancellation();
-        Runnable stopListening = cancellation == null ? () -> { }
-                : cancellation.onCancel(reason -> pending.fail(id, new RequestCancelledException(reason)));
-        Transport t = transport;
-        Duration timeout = options.timeout() != null ? options.timeout() : requestTimeout;
-        long deadline = System.nanoTime() + timeout.toNanos();
-        try {
-            Outbound outbound = new Outbound(new Request(id, method, sent), catalogues.paramHeaders(t, method, sent), timeout);
-            if (Methods.INITIALIZE.equals(method)) {
-                t.send(outbound);
-            } else {
-                sessions.send(generation -> {
-                    attempt.generation = generation;
-                    if (transport != t) {
-                        throw EraSwitch.replacedBeforeSending(name);
-                    }
-                    eraSwitch.sent(id, t);
-                    t.send(outbound);
-                });
-            }
-            JsonRpcMessage reply = await(waiter, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-            return switch (reply) {
-                case Result result -> result.result();
-                case ErrorResponse error -> throw new McpErrorException(error.error());
-                default -> throw new IllegalStateException("not a response: " + reply);
-            };
-        } catch (TimeoutException e) {
-            abandon(t, id, method, "timed out after " + timeout.toMillis() + " ms");
-            throw new RequestTimeoutException(method, timeout);
-        } catch (RequestTimeoutException e) {
-            abandon(t, id, method, "timed out after " + timeout.toMillis() + " ms");
-            throw e;
-        } catch (RequestCancelledException e) {
-            abandon(t, id, method, e.getMessage());
-            throw e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            abandon(t, id, method, "caller interrupted");
-            throw new RequestCancelledException("caller interrupted");
-        } finally {
-            stopListening.run();
-            eraSwitch.finished(id);
-            pending.remove(id);
-        }
-    }
-
-    private static JsonRpcMessage await(Waiter waiter, Duration timeout) throws TimeoutException, InterruptedException {
-        try {
-            return waiter.reply().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof McpException mcp) {
-                throw mcp;
-            }
-            throw new UpstreamUnavailableException("request failed: " + e.getCause(), e.getCause());
-        }
-    }
-
-    private void abandon(Transport t, RequestId id, String method, String reason) {
-        if (Methods.INITIALIZE.equals(method) || t.abandon(id)) {
-            return;
-        }
-        ObjectNode params = Json.object();
-        params.set("requestId", id.toJson());
-        params.put("reason", reason);
-        // the caller has its answer already: a slow or stalled upstream must not hold it for the cancel
-        Thread.ofVirtual().name("mcpx-cancel-" + id).start(() -> {
-            try {
-                Outbound cancel = new Outbound(new Notification(Methods.CANCELLED, params), Map.of(), requestTimeout);
-                resends.message(Methods.CANCELLED, () -> t.send(cancel));
-            } catch (McpException e) {
-                log.debug("{}: could not send cancellation for {}: {}", name, id, e.getMessage());
-            }
-        });
     }
 
     /** Sends a notification; an upstream that takes it and never acknowledges it costs at most the request timeout. */
@@ -520,24 +430,11 @@ public final class McpClient implements AutoCloseable {
         pending.failAll(new UpstreamUnavailableException(name + ": client closed"));
     }
 
-    /** Mutable per-attempt facts the recovery decision needs. */
-    private static final class Attempt {
-        final ProtocolVersion metaVersion;
-        RequestId id;
-        long generation;
-        /** Told the id before the request leaves (a subscription learns its subscription id). */
-        Consumer<RequestId> sent = id -> { };
-
-        Attempt(ProtocolVersion metaVersion) {
-            this.metaVersion = metaVersion;
-        }
-    }
-
     /** What era detection may touch: the client's exchange and its connection state. */
     private final class DetectionLink implements EraDetection.Link {
         @Override
         public JsonNode exchange(String method, ObjectNode params, RequestOptions options, ProtocolVersion metaVersion) {
-            return McpClient.this.exchange(method, params, options, new Attempt(metaVersion));
+            return exchange.run(method, params, options, new Attempt(metaVersion));
         }
 
         @Override
