@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,8 +43,6 @@ import tools.jackson.databind.node.ObjectNode;
 public final class McpClient implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(McpClient.class);
-    /** A subscription lives until either side ends it; the request timeout does not apply. */
-    private static final Duration LISTEN_TIMEOUT = Duration.ofDays(3650);
 
     private final String name;
     private final UpstreamEndpoint endpoint;
@@ -58,7 +55,6 @@ public final class McpClient implements AutoCloseable {
     private final Consumer<ClientEvent> events;
     private final Resends resends;
     private final ProtocolVersion pinnedVersion;
-    private final boolean listenForChanges;
 
     private final PendingRequests pending = new PendingRequests();
     private final SessionRecovery sessions = new SessionRecovery();
@@ -69,12 +65,9 @@ public final class McpClient implements AutoCloseable {
     private final Catalogues catalogues;
     private final RequestParams requestParams;
     private final Exchange exchange;
+    private final Subscriptions subscriptions;
 
     private volatile Transport transport;
-    private volatile ListenLoop listenLoop;
-    private volatile ResourceWatch resourceWatch;
-    /** Resources subscribed on a legacy session: a re-initialize subscribes them again. */
-    private final Set<String> legacySubscriptions = ConcurrentHashMap.newKeySet();
     private volatile ServerDescription server;
     private volatile McpException closedBy;
     private volatile boolean closed;
@@ -91,16 +84,16 @@ public final class McpClient implements AutoCloseable {
         this.events = builder.events;
         this.resends = new Resends(name, new ReissuePolicy(builder.reissue), counters);
         this.pinnedVersion = builder.protocolVersion;
-        this.listenForChanges = builder.listenForChanges;
         this.detection = new EraDetection(name, endpoint, new TransportOpener(builder.maxMessageChars,
                 builder.maxSseEventBytes != null ? builder.maxSseEventBytes : builder.maxMessageChars), builder.eraCache,
                 pinnedVersion, requestTimeout, builder.probeTimeout, clientInfo, capabilities, resends, new DetectionLink());
         this.eraSwitch = new EraSwitch(name, detection, sessions, counters, this::emit, new SwitchLink());
         this.requestParams = new RequestParams(clientInfo, capabilities, serverRequests);
-        this.catalogues = new Catalogues(name, (method, params) -> request(method, params, RequestOptions.defaults()),
-                this::era, () -> transport);
+        this.catalogues = new Catalogues(name, this::request, this::era, () -> transport);
         this.exchange = new Exchange(name, pending, sessions, eraSwitch, resends, requestParams, catalogues,
                 requestTimeout, () -> transport);
+        this.subscriptions = new Subscriptions(name, builder.listenForChanges, requestTimeout, exchange,
+                this::request, () -> server, () -> transport);
         this.inbound = new Inbound(name, pending, sessions, serverRequests, resends, requestTimeout, new InboundLink());
     }
 
@@ -124,43 +117,8 @@ public final class McpClient implements AutoCloseable {
         }
         detection.connect(givenTransport);
         log.debug("{}: connected, {} {} via {}", name, server.era(), server.protocolVersion(), transport.kind().label());
-        startListening();
+        subscriptions.startListening();
         return this;
-    }
-
-    /**
-     * Modern HTTP has no GET stream: list changes come on a {@code subscriptions/listen} that
-     * this client keeps open, when the upstream advertises any. Notifications on it reach
-     * {@link Inbound} like any other.
-     */
-    private void startListening() {
-        ObjectNode filter = listenForChanges && Catalogues.mirrorsParamHeaders(era(), transport)
-                ? ListenLoop.filterFor(server.capabilities()) : null;
-        if (filter != null) {
-            listenLoop().start();
-        }
-    }
-
-    private synchronized ListenLoop listenLoop() {
-        if (listenLoop == null) {
-            ObjectNode filter = listenForChanges ? ListenLoop.filterFor(server.capabilities()) : null;
-            listenLoop = new ListenLoop(name, filter, (params, cancellation) -> listen(params, cancellation, id -> { }));
-        }
-        return listenLoop;
-    }
-
-    private synchronized ResourceWatch resourceWatch() {
-        if (resourceWatch == null) {
-            resourceWatch = new ResourceWatch(name, this::listen, requestTimeout);
-        }
-        return resourceWatch;
-    }
-
-    private void listen(ObjectNode params, Cancellation cancellation, Consumer<RequestId> sent) {
-        Attempt attempt = new Attempt(server.protocolVersion());
-        attempt.sent = sent;
-        exchange.run(Methods.SUBSCRIPTIONS_LISTEN, params,
-                RequestOptions.defaults().withTimeout(LISTEN_TIMEOUT).withCancellation(cancellation), attempt);
     }
 
     /**
@@ -171,39 +129,13 @@ public final class McpClient implements AutoCloseable {
      */
     public void subscribeResource(String uri) {
         requireConnected();
-        if (era() == Era.MODERN) {
-            resourceWatch().watch(uri);
-        } else {
-            request(Methods.RESOURCES_SUBSCRIBE, Json.object().put("uri", uri));
-            legacySubscriptions.add(uri);
-        }
+        subscriptions.subscribeResource(uri);
     }
 
     /** Stops the updates of {@code uri}; returns once none will arrive any more. */
     public void unsubscribeResource(String uri) {
         requireConnected();
-        if (era() == Era.MODERN) {
-            resourceWatch().unwatch(uri);
-        } else {
-            legacySubscriptions.remove(uri);
-            request(Methods.RESOURCES_UNSUBSCRIBE, Json.object().put("uri", uri));
-        }
-    }
-
-    /** A restarted legacy upstream forgot the session's subscriptions: ask again (off the caller's thread). */
-    private void resubscribeLegacy() {
-        if (legacySubscriptions.isEmpty()) {
-            return;
-        }
-        Thread.ofVirtual().name("mcpx-resubscribe-" + name).start(() -> {
-            for (String uri : List.copyOf(legacySubscriptions)) {
-                try {
-                    request(Methods.RESOURCES_SUBSCRIBE, Json.object().put("uri", uri));
-                } catch (McpException e) {
-                    log.warn("{}: could not subscribe to {} again after the re-initialize: {}", name, uri, e.getMessage());
-                }
-            }
-        });
+        subscriptions.unsubscribeResource(uri);
     }
 
     /** Closes a transport the era detection gave up on; its closing is not the client's death. */
@@ -311,7 +243,7 @@ public final class McpClient implements AutoCloseable {
             log.info("{}: upstream forgot session {}; re-initialized, session generation {}", name,
                     SessionExpiredException.redact(deadSessionId), sessions.generation());
             emit(new ClientEvent.Reinitialized(sessions.generation()));
-            resubscribeLegacy();
+            subscriptions.resubscribeLegacy();
             for (CatalogueKind kind : CatalogueKind.values()) {
                 listChanged(kind);
             }
@@ -415,14 +347,7 @@ public final class McpClient implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        ListenLoop loop = listenLoop;
-        if (loop != null) {
-            loop.stop();
-        }
-        ResourceWatch watch = resourceWatch;
-        if (watch != null) {
-            watch.stop();
-        }
+        subscriptions.stop();
         Transport t = transport;
         if (t != null) {
             t.close();
@@ -482,7 +407,7 @@ public final class McpClient implements AutoCloseable {
 
         @Override
         public ResourceWatch resourceWatch() {
-            return resourceWatch;
+            return subscriptions.currentWatch();
         }
 
         @Override
@@ -526,16 +451,12 @@ public final class McpClient implements AutoCloseable {
 
         @Override
         public void replaced() {
-            ListenLoop loop = listenLoop;
-            listenLoop = null;
-            if (loop != null) {
-                loop.stop();
-            }
+            subscriptions.stopListening();
             catalogues.forgetTools();
             for (CatalogueKind kind : CatalogueKind.values()) {
                 listChanged(kind);
             }
-            startListening();
+            subscriptions.startListening();
         }
 
         @Override
