@@ -1,51 +1,33 @@
 package dev.mcpx.client;
 
-import dev.mcpx.client.PendingRequests.Waiter;
+import dev.mcpx.client.Exchange.Attempt;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcCodec;
-import dev.mcpx.protocol.JsonRpcError;
-import dev.mcpx.protocol.JsonRpcMessage;
-import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
 import dev.mcpx.protocol.JsonRpcMessage.Notification;
-import dev.mcpx.protocol.JsonRpcMessage.Request;
-import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
-import dev.mcpx.protocol.MetaKeys;
-import dev.mcpx.protocol.ParamHeaders;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
-import dev.mcpx.protocol.RequestCancelledException;
 import dev.mcpx.protocol.RequestId;
-import dev.mcpx.protocol.RequestTimeoutException;
 import dev.mcpx.protocol.SessionExpiredException;
 import dev.mcpx.protocol.StreamLostException;
 import dev.mcpx.protocol.ToolDescriptor;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.transport.Outbound;
 import dev.mcpx.transport.Transport;
-import dev.mcpx.transport.TransportEvent;
 import dev.mcpx.transport.TransportKind;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -61,8 +43,6 @@ import tools.jackson.databind.node.ObjectNode;
 public final class McpClient implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(McpClient.class);
-    /** A subscription lives until either side ends it; the request timeout does not apply. */
-    private static final Duration LISTEN_TIMEOUT = Duration.ofDays(3650);
 
     private final String name;
     private final UpstreamEndpoint endpoint;
@@ -75,22 +55,19 @@ public final class McpClient implements AutoCloseable {
     private final Consumer<ClientEvent> events;
     private final Resends resends;
     private final ProtocolVersion pinnedVersion;
-    private final boolean listenForChanges;
 
     private final PendingRequests pending = new PendingRequests();
     private final SessionRecovery sessions = new SessionRecovery();
-    private final ListCache lists = new ListCache();
     private final ClientCounters counters = new ClientCounters();
-    private final AtomicLong ids = new AtomicLong();
-    private final Map<String, ToolDescriptor> toolsByName = new ConcurrentHashMap<>();
     private final EraDetection detection;
     private final EraSwitch eraSwitch;
+    private final Inbound inbound;
+    private final Catalogues catalogues;
+    private final RequestParams requestParams;
+    private final Exchange exchange;
+    private final Subscriptions subscriptions;
 
     private volatile Transport transport;
-    private volatile ListenLoop listenLoop;
-    private volatile ResourceWatch resourceWatch;
-    /** Resources subscribed on a legacy session: a re-initialize subscribes them again. */
-    private final Set<String> legacySubscriptions = ConcurrentHashMap.newKeySet();
     private volatile ServerDescription server;
     private volatile McpException closedBy;
     private volatile boolean closed;
@@ -107,11 +84,17 @@ public final class McpClient implements AutoCloseable {
         this.events = builder.events;
         this.resends = new Resends(name, new ReissuePolicy(builder.reissue), counters);
         this.pinnedVersion = builder.protocolVersion;
-        this.listenForChanges = builder.listenForChanges;
         this.detection = new EraDetection(name, endpoint, new TransportOpener(builder.maxMessageChars,
                 builder.maxSseEventBytes != null ? builder.maxSseEventBytes : builder.maxMessageChars), builder.eraCache,
                 pinnedVersion, requestTimeout, builder.probeTimeout, clientInfo, capabilities, resends, new DetectionLink());
         this.eraSwitch = new EraSwitch(name, detection, sessions, counters, this::emit, new SwitchLink());
+        this.requestParams = new RequestParams(clientInfo, capabilities, serverRequests);
+        this.catalogues = new Catalogues(name, this::request, this::era, () -> transport);
+        this.exchange = new Exchange(name, pending, sessions, eraSwitch, resends, requestParams, catalogues,
+                requestTimeout, () -> transport);
+        this.subscriptions = new Subscriptions(name, builder.listenForChanges, requestTimeout, exchange,
+                this::request, () -> server, () -> transport);
+        this.inbound = new Inbound(name, pending, sessions, serverRequests, resends, requestTimeout, new InboundLink());
     }
 
     public static Builder builder(UpstreamEndpoint endpoint) {
@@ -134,43 +117,8 @@ public final class McpClient implements AutoCloseable {
         }
         detection.connect(givenTransport);
         log.debug("{}: connected, {} {} via {}", name, server.era(), server.protocolVersion(), transport.kind().label());
-        startListening();
+        subscriptions.startListening();
         return this;
-    }
-
-    /**
-     * Modern HTTP has no GET stream: list changes come on a {@code subscriptions/listen} that
-     * this client keeps open, when the upstream advertises any. Notifications on it reach
-     * {@link #onNotification} like any other.
-     */
-    private void startListening() {
-        ObjectNode filter = listenForChanges && mirrorsParamHeaders(transport)
-                ? ListenLoop.filterFor(server.capabilities()) : null;
-        if (filter != null) {
-            listenLoop().start();
-        }
-    }
-
-    private synchronized ListenLoop listenLoop() {
-        if (listenLoop == null) {
-            ObjectNode filter = listenForChanges ? ListenLoop.filterFor(server.capabilities()) : null;
-            listenLoop = new ListenLoop(name, filter, (params, cancellation) -> listen(params, cancellation, id -> { }));
-        }
-        return listenLoop;
-    }
-
-    private synchronized ResourceWatch resourceWatch() {
-        if (resourceWatch == null) {
-            resourceWatch = new ResourceWatch(name, this::listen, requestTimeout);
-        }
-        return resourceWatch;
-    }
-
-    private void listen(ObjectNode params, Cancellation cancellation, Consumer<RequestId> sent) {
-        Attempt attempt = new Attempt(server.protocolVersion());
-        attempt.sent = sent;
-        exchange(Methods.SUBSCRIPTIONS_LISTEN, params,
-                RequestOptions.defaults().withTimeout(LISTEN_TIMEOUT).withCancellation(cancellation), attempt);
     }
 
     /**
@@ -181,39 +129,13 @@ public final class McpClient implements AutoCloseable {
      */
     public void subscribeResource(String uri) {
         requireConnected();
-        if (era() == Era.MODERN) {
-            resourceWatch().watch(uri);
-        } else {
-            request(Methods.RESOURCES_SUBSCRIBE, Json.object().put("uri", uri));
-            legacySubscriptions.add(uri);
-        }
+        subscriptions.subscribeResource(uri);
     }
 
     /** Stops the updates of {@code uri}; returns once none will arrive any more. */
     public void unsubscribeResource(String uri) {
         requireConnected();
-        if (era() == Era.MODERN) {
-            resourceWatch().unwatch(uri);
-        } else {
-            legacySubscriptions.remove(uri);
-            request(Methods.RESOURCES_UNSUBSCRIBE, Json.object().put("uri", uri));
-        }
-    }
-
-    /** A restarted legacy upstream forgot the session's subscriptions: ask again (off the caller's thread). */
-    private void resubscribeLegacy() {
-        if (legacySubscriptions.isEmpty()) {
-            return;
-        }
-        Thread.ofVirtual().name("mcpx-resubscribe-" + name).start(() -> {
-            for (String uri : List.copyOf(legacySubscriptions)) {
-                try {
-                    request(Methods.RESOURCES_SUBSCRIBE, Json.object().put("uri", uri));
-                } catch (McpException e) {
-                    log.warn("{}: could not subscribe to {} again after the re-initialize: {}", name, uri, e.getMessage());
-                }
-            }
-        });
+        subscriptions.unsubscribeResource(uri);
     }
 
     /** Closes a transport the era detection gave up on; its closing is not the client's death. */
@@ -226,7 +148,7 @@ public final class McpClient implements AutoCloseable {
 
     private void attach(Transport candidate) {
         transport = candidate;
-        candidate.start(event -> onTransportEvent(candidate, event));
+        candidate.start(event -> inbound.onTransportEvent(candidate, event));
     }
 
     public JsonNode request(String method, ObjectNode params) {
@@ -256,16 +178,16 @@ public final class McpClient implements AutoCloseable {
         while (true) {
             Attempt attempt = new Attempt(era() == Era.MODERN ? server.protocolVersion() : null);
             try {
-                JsonNode result = exchange(method, current, options, attempt);
+                JsonNode result = exchange.run(method, current, options, attempt);
                 if (era() == Era.MODERN && ResultTypes.INPUT_REQUIRED.equals(Json.text(result, "resultType"))) {
                     if (options.returnInputRequired()) {
                         return result;
                     }
                     budget = budget.afterInputRound(method);
-                    current = answerInputRequests(params, result, options);
+                    current = requestParams.answerInputRequests(params, result, options);
                     continue;
                 }
-                return era() == Era.MODERN ? resultTypes.requireRecognized(method, result, declared(options)) : result;
+                return era() == Era.MODERN ? resultTypes.requireRecognized(method, result, requestParams.declared(options)) : result;
             } catch (SessionExpiredException e) {
                 if (!budget.mayReinitialize() || era() != Era.LEGACY || Methods.INITIALIZE.equals(method)) {
                     throw e;
@@ -273,7 +195,7 @@ public final class McpClient implements AutoCloseable {
                 budget = budget.afterReinitialize();
                 recoverSession(attempt.generation, e.sessionId());
             } catch (StreamLostException e) {
-                if (!budget.mayReissue() || !resends.mayReissue(era(), e, method, current, this::lookUpTool)) {
+                if (!budget.mayReissue() || !resends.mayReissue(era(), e, method, current, catalogues::lookUpTool)) {
                     throw e;
                 }
                 budget = budget.afterReissue();
@@ -285,7 +207,7 @@ public final class McpClient implements AutoCloseable {
                 if (e.code() == ErrorCodes.HEADER_MISMATCH && Methods.TOOLS_CALL.equals(method)) {
                     budget = budget.afterCorrection();
                     log.info("{}: header mismatch on {}; refreshing tools/list and retrying once", name, method);
-                    invalidate(CatalogueKind.TOOLS);
+                    catalogues.invalidate(CatalogueKind.TOOLS);
                     listTools();
                 } else if (e.code() == ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION && adoptSupportedVersion(e)) {
                     budget = budget.afterCorrection();
@@ -294,29 +216,6 @@ public final class McpClient implements AutoCloseable {
                 }
             }
         }
-    }
-
-    /** MRTR: the retry carries the original params plus the answers and the echoed state, nothing else. */
-    private ObjectNode answerInputRequests(ObjectNode original, JsonNode inputRequired, RequestOptions options) {
-        ServerRequestHandler handler = options.serverRequests() != null ? options.serverRequests() : serverRequests;
-        ObjectNode retry = original == null ? Json.object() : original.deepCopy();
-        retry.remove("inputResponses");
-        retry.remove("requestState");
-        JsonNode requests = inputRequired.path("inputRequests");
-        if (requests instanceof ObjectNode asked && !asked.isEmpty()) {
-            ObjectNode answers = retry.putObject("inputResponses");
-            for (Map.Entry<String, JsonNode> entry : asked.properties()) {
-                JsonNode request = entry.getValue();
-                String method = Json.text(request, "method");
-                ObjectNode params = Json.objectAt(request, "params");
-                answers.set(entry.getKey(), handler.handle(method, params == null ? Json.object() : params));
-            }
-        }
-        JsonNode state = inputRequired.get("requestState");
-        if (state != null) {
-            retry.set("requestState", state);
-        }
-        return retry;
     }
 
     private boolean adoptSupportedVersion(McpErrorException e) {
@@ -344,117 +243,11 @@ public final class McpClient implements AutoCloseable {
             log.info("{}: upstream forgot session {}; re-initialized, session generation {}", name,
                     SessionExpiredException.redact(deadSessionId), sessions.generation());
             emit(new ClientEvent.Reinitialized(sessions.generation()));
-            resubscribeLegacy();
+            subscriptions.resubscribeLegacy();
             for (CatalogueKind kind : CatalogueKind.values()) {
                 listChanged(kind);
             }
         }
-    }
-
-    /** One attempt: a new id, one send, one wait. */
-    private JsonNode exchange(String method, ObjectNode params, RequestOptions options, Attempt attempt) {
-        RequestId id = RequestId.of(ids.incrementAndGet());
-        attempt.id = id;
-        attempt.sent.accept(id);
-        ObjectNode sent = prepareParams(params, options, id, attempt.metaVersion);
-        Waiter waiter = pending.register(id, method, options.progress(), options.serverRequests(), options.logs());
-        Cancellation cancellation = options.cancellation();
-        Runnable stopListening = cancellation == null ? () -> { }
-                : cancellation.onCancel(reason -> pending.fail(id, new RequestCancelledException(reason)));
-        Transport t = transport;
-        Duration timeout = options.timeout() != null ? options.timeout() : requestTimeout;
-        long deadline = System.nanoTime() + timeout.toNanos();
-        try {
-            Outbound outbound = new Outbound(new Request(id, method, sent), paramHeaders(t, method, sent), timeout);
-            if (Methods.INITIALIZE.equals(method)) {
-                t.send(outbound);
-            } else {
-                sessions.send(generation -> {
-                    attempt.generation = generation;
-                    if (transport != t) {
-                        throw EraSwitch.replacedBeforeSending(name);
-                    }
-                    eraSwitch.sent(id, t);
-                    t.send(outbound);
-                });
-            }
-            JsonRpcMessage reply = await(waiter, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-            return switch (reply) {
-                case Result result -> result.result();
-                case ErrorResponse error -> throw new McpErrorException(error.error());
-                default -> throw new IllegalStateException("not a response: " + reply);
-            };
-        } catch (TimeoutException e) {
-            abandon(t, id, method, "timed out after " + timeout.toMillis() + " ms");
-            throw new RequestTimeoutException(method, timeout);
-        } catch (RequestTimeoutException e) {
-            abandon(t, id, method, "timed out after " + timeout.toMillis() + " ms");
-            throw e;
-        } catch (RequestCancelledException e) {
-            abandon(t, id, method, e.getMessage());
-            throw e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            abandon(t, id, method, "caller interrupted");
-            throw new RequestCancelledException("caller interrupted");
-        } finally {
-            stopListening.run();
-            eraSwitch.finished(id);
-            pending.remove(id);
-        }
-    }
-
-    private static JsonRpcMessage await(Waiter waiter, Duration timeout) throws TimeoutException, InterruptedException {
-        try {
-            return waiter.reply().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof McpException mcp) {
-                throw mcp;
-            }
-            throw new UpstreamUnavailableException("request failed: " + e.getCause(), e.getCause());
-        }
-    }
-
-    private void abandon(Transport t, RequestId id, String method, String reason) {
-        if (Methods.INITIALIZE.equals(method) || t.abandon(id)) {
-            return;
-        }
-        ObjectNode params = Json.object();
-        params.set("requestId", id.toJson());
-        params.put("reason", reason);
-        // the caller has its answer already: a slow or stalled upstream must not hold it for the cancel
-        Thread.ofVirtual().name("mcpx-cancel-" + id).start(() -> {
-            try {
-                Outbound cancel = new Outbound(new Notification(Methods.CANCELLED, params), Map.of(), requestTimeout);
-                resends.message(Methods.CANCELLED, () -> t.send(cancel));
-            } catch (McpException e) {
-                log.debug("{}: could not send cancellation for {}: {}", name, id, e.getMessage());
-            }
-        });
-    }
-
-    /** A copy of the caller's params with the modern {@code _meta} and a progress token added. */
-    private ObjectNode prepareParams(ObjectNode params, RequestOptions options, RequestId id, ProtocolVersion metaVersion) {
-        if (metaVersion == null && options.progress() == null) {
-            return params;
-        }
-        ObjectNode copy = params == null ? Json.object() : params.deepCopy();
-        JsonNode existing = copy.get(MetaKeys.META);
-        ObjectNode meta = existing instanceof ObjectNode m ? m : copy.putObject(MetaKeys.META);
-        if (metaVersion != null) {
-            meta.put(MetaKeys.PROTOCOL_VERSION, metaVersion.wire());
-            meta.set(MetaKeys.CLIENT_INFO, clientInfo.deepCopy());
-            meta.set(MetaKeys.CLIENT_CAPABILITIES, declared(options).deepCopy());
-        }
-        if (options.progress() != null) {
-            meta.set(MetaKeys.PROGRESS_TOKEN, id.toJson());
-        }
-        return copy;
-    }
-
-    /** What a modern request declares in {@code _meta}: the caller's capabilities for it, or the client's. */
-    private ObjectNode declared(RequestOptions options) {
-        return options.clientCapabilities() != null ? options.clientCapabilities() : capabilities;
     }
 
     /** Sends a notification; an upstream that takes it and never acknowledges it costs at most the request timeout. */
@@ -465,26 +258,19 @@ public final class McpClient implements AutoCloseable {
 
     /** The upstream's tools (pagination drained), from cache while it is valid. */
     public List<ToolDescriptor> listTools() {
-        List<ToolDescriptor> tools = new ArrayList<>();
-        for (ObjectNode raw : list(Methods.TOOLS_LIST, "tools")) {
-            ToolDescriptor tool = ToolDescriptor.from(raw);
-            if (tool != null) {
-                tools.add(tool);
-            }
-        }
-        return tools;
+        return catalogues.tools();
     }
 
     public List<ObjectNode> listResources() {
-        return list(Methods.RESOURCES_LIST, "resources");
+        return catalogues.list(Methods.RESOURCES_LIST, "resources");
     }
 
     public List<ObjectNode> listResourceTemplates() {
-        return list(Methods.RESOURCES_TEMPLATES_LIST, "resourceTemplates");
+        return catalogues.list(Methods.RESOURCES_TEMPLATES_LIST, "resourceTemplates");
     }
 
     public List<ObjectNode> listPrompts() {
-        return list(Methods.PROMPTS_LIST, "prompts");
+        return catalogues.list(Methods.PROMPTS_LIST, "prompts");
     }
 
     public JsonNode callTool(String tool, ObjectNode arguments, RequestOptions options) {
@@ -494,256 +280,9 @@ public final class McpClient implements AutoCloseable {
         return request(Methods.TOOLS_CALL, params, options);
     }
 
-    private List<ObjectNode> list(String method, String field) {
-        List<ObjectNode> cached = lists.get(method);
-        if (cached != null) {
-            return cached;
-        }
-        List<ObjectNode> items = new ArrayList<>();
-        long ttlMs = -1;
-        String cursor = null;
-        int pages = 0;
-        do {
-            ObjectNode params = null;
-            if (cursor != null) {
-                params = Json.object().put("cursor", cursor);
-            }
-            JsonNode page = request(method, params, RequestOptions.defaults());
-            if (pages == 0 && page.path("ttlMs").canConvertToLong() && era() == Era.MODERN) {
-                ttlMs = page.path("ttlMs").asLong();
-            }
-            if (page.get(field) instanceof ArrayNode array) {
-                array.forEach(item -> {
-                    if (item instanceof ObjectNode object) {
-                        items.add(object);
-                    }
-                });
-            }
-            String next = Json.text(page, "nextCursor");
-            cursor = next == null || next.isEmpty() || next.equals(cursor) ? null : next;
-        } while (cursor != null && ++pages < 10_000);
-        if (Methods.TOOLS_LIST.equals(method) && mirrorsParamHeaders(transport)) {
-            items.removeIf(this::breaksParamHeaderRules);
-        }
-        if (Methods.TOOLS_LIST.equals(method)) {
-            Map<String, ToolDescriptor> byName = new HashMap<>();
-            items.forEach(item -> {
-                ToolDescriptor tool = ToolDescriptor.from(item);
-                if (tool != null) {
-                    byName.put(tool.name(), tool);
-                }
-            });
-            toolsByName.keySet().retainAll(byName.keySet());
-            toolsByName.putAll(byName);
-        }
-        lists.put(method, items, ttlMs);
-        return items;
-    }
-
-    /** Modern Streamable HTTP mirrors x-mcp-header parameters into headers; other wires may ignore them. */
-    private boolean mirrorsParamHeaders(Transport t) {
-        return era() == Era.MODERN && t != null && t.kind() == TransportKind.STREAMABLE_HTTP;
-    }
-
-    /** The spec says a tool whose x-mcp-header annotations break the rules is left out, with a warning. */
-    private boolean breaksParamHeaderRules(ObjectNode tool) {
-        try {
-            ParamHeaders.of(tool.get("inputSchema"));
-            return false;
-        } catch (ParamHeaders.InvalidParamHeaderException e) {
-            log.warn("{}: leaving out tool {}: {}", name, Json.text(tool, "name"), e.getMessage());
-            return true;
-        }
-    }
-
-    /** The {@code Mcp-Param-*} headers of a modern {@code tools/call}, from the tool's last known schema. */
-    private Map<String, String> paramHeaders(Transport t, String method, ObjectNode params) {
-        if (!Methods.TOOLS_CALL.equals(method) || !mirrorsParamHeaders(t)) {
-            return Map.of();
-        }
-        String tool = Json.text(params, "name");
-        ToolDescriptor descriptor = tool == null ? null : lookUpTool(tool);
-        if (descriptor == null) {
-            return Map.of();
-        }
-        try {
-            ParamHeaders mirrored = ParamHeaders.of(descriptor.inputSchema());
-            mirrored.requireSafeIntegers(params.get("arguments"));
-            return mirrored.headersFor(params.get("arguments"));
-        } catch (ParamHeaders.InvalidParamHeaderException e) {
-            return Map.of();
-        } catch (ParamHeaders.UnsafeIntegerException e) {
-            throw new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS, tool + ": " + e.getMessage()));
-        }
-    }
-
-    /** The tool's last known descriptor; when unknown, refreshes the list once to find out. */
-    private ToolDescriptor lookUpTool(String tool) {
-        ToolDescriptor known = toolsByName.get(tool);
-        if (known != null) {
-            return known;
-        }
-        try {
-            lists.invalidate(Methods.TOOLS_LIST);
-            listTools();
-        } catch (McpException e) {
-            log.info("{}: could not refresh tools to look up {}: {}", name, tool, e.getMessage());
-            return null;
-        }
-        return toolsByName.get(tool);
-    }
-
-    private void invalidate(CatalogueKind kind) {
-        switch (kind) {
-            case TOOLS -> lists.invalidate(Methods.TOOLS_LIST);
-            case RESOURCES -> {
-                lists.invalidate(Methods.RESOURCES_LIST);
-                lists.invalidate(Methods.RESOURCES_TEMPLATES_LIST);
-            }
-            case PROMPTS -> lists.invalidate(Methods.PROMPTS_LIST);
-        }
-    }
-
-    private void onTransportEvent(Transport source, TransportEvent event) {
-        if (source != transport && !EraSwitch.answersARequest(event)) {
-            return;
-        }
-        switch (event) {
-            case TransportEvent.Received received -> onMessage(received.message(), received.relatedTo());
-            case TransportEvent.Undecodable bad ->
-                    log.warn("{}: dropped a line that is not JSON-RPC ({}): {}", name, bad.error().getMessage(), bad.excerpt());
-            case TransportEvent.RequestFailed failed -> pending.fail(failed.id(), failed.error());
-            case TransportEvent.SessionExpired expired -> {
-                long generation = sessions.generation();
-                Thread.ofVirtual().name("mcpx-reinit-" + name).start(() -> {
-                    try {
-                        recoverSession(generation, expired.sessionId());
-                    } catch (McpException e) {
-                        log.warn("{}: re-initialize after the listen stream lost its session failed: {}", name, e.getMessage());
-                    }
-                });
-            }
-            case TransportEvent.Closed closedEvent -> {
-                closedBy = closedEvent.cause();
-                pending.failAll(closedEvent.cause());
-                emit(new ClientEvent.Closed(closedEvent.cause()));
-            }
-        }
-    }
-
-    private void onMessage(JsonRpcMessage message, RequestId relatedTo) {
-        switch (message) {
-            case Result result -> completeOrDrop(result.id(), message);
-            case ErrorResponse error -> {
-                if (error.id() == null) {
-                    log.warn("{}: upstream sent an error without an id: {}", name, error.error());
-                } else {
-                    completeOrDrop(error.id(), message);
-                }
-            }
-            case Request request -> {
-                ServerRequestHandler handler = handlerFor(relatedTo);
-                Thread.ofVirtual().name("mcpx-server-request").start(() -> answer(request, handler));
-            }
-            case Notification notification -> onNotification(notification, relatedTo);
-        }
-    }
-
-    private void completeOrDrop(RequestId id, JsonRpcMessage reply) {
-        if (!pending.complete(id, reply)) {
-            log.debug("{}: dropped a response to {}, which is not pending (late, duplicate or unknown)", name, id);
-        }
-    }
-
-    private void onNotification(Notification notification, RequestId relatedTo) {
-        ObjectNode params = notification.params() == null ? Json.object() : notification.params();
-        switch (notification.method()) {
-            case Methods.PROGRESS -> {
-                Waiter waiter = pending.get(RequestId.fromJson(params.get(MetaKeys.PROGRESS_TOKEN)));
-                if (waiter != null && waiter.progress() != null) {
-                    waiter.progress().accept(params);
-                }
-            }
-            case Methods.TOOLS_LIST_CHANGED -> listChanged(CatalogueKind.TOOLS);
-            case Methods.RESOURCES_LIST_CHANGED -> listChanged(CatalogueKind.RESOURCES);
-            case Methods.PROMPTS_LIST_CHANGED -> listChanged(CatalogueKind.PROMPTS);
-            case Methods.RESOURCES_UPDATED -> resourceUpdated(params);
-            case Methods.SUBSCRIPTIONS_ACKNOWLEDGED -> {
-                ResourceWatch watch = resourceWatch;
-                if (watch != null) {
-                    watch.acknowledged(params);
-                }
-            }
-            case Methods.MESSAGE -> {
-                callLogs(relatedTo).ifPresent(logs -> logs.accept(params));
-                emit(new ClientEvent.Log(params));
-            }
-            default -> log.debug("{}: ignored notification {}", name, notification.method());
-        }
-    }
-
-    /** A modern update counts only from a stream still in use: a superseded stream's copy would be a duplicate. */
-    private void resourceUpdated(ObjectNode params) {
-        ResourceWatch watch = resourceWatch;
-        if (era() == Era.MODERN && (watch == null || !watch.isLive(params))) {
-            log.debug("{}: dropped a resource update from a subscription no longer in use", name);
-            return;
-        }
-        emit(new ClientEvent.ResourceUpdated(params));
-    }
-
     private void listChanged(CatalogueKind kind) {
-        invalidate(kind);
+        catalogues.invalidate(kind);
         emit(new ClientEvent.ListChanged(kind));
-    }
-
-    /**
-     * Who hears a log line: the request whose stream carried it; on a wire without per-request
-     * streams (stdio, HTTP+SSE), the only pending request that listens for logs. A line on a
-     * Streamable HTTP listen stream belongs to no call.
-     */
-    private Optional<Consumer<ObjectNode>> callLogs(RequestId relatedTo) {
-        Waiter related = pending.get(relatedTo);
-        if (related != null) {
-            return Optional.ofNullable(related.logs());
-        }
-        Transport t = transport;
-        boolean perRequestStreams = t != null && t.kind() == TransportKind.STREAMABLE_HTTP;
-        return perRequestStreams ? Optional.empty() : Optional.ofNullable(pending.soleLogs());
-    }
-
-    /**
-     * Who answers a server request: the handler of the request whose stream carried it; with no
-     * such relation (stdio, the listen stream), the only pending request's handler; else the
-     * client-wide one.
-     */
-    private ServerRequestHandler handlerFor(RequestId relatedTo) {
-        Waiter related = pending.get(relatedTo);
-        if (related != null && related.serverRequests() != null) {
-            return related.serverRequests();
-        }
-        ServerRequestHandler sole = related == null ? pending.soleHandler() : null;
-        return sole != null ? sole : serverRequests;
-    }
-
-    private void answer(Request request, ServerRequestHandler handler) {
-        JsonRpcMessage reply;
-        try {
-            ObjectNode params = request.params() == null ? Json.object() : request.params();
-            reply = new Result(request.id(), handler.handle(request.method(), params));
-        } catch (McpErrorException e) {
-            reply = new ErrorResponse(request.id(), e.error());
-        } catch (RuntimeException e) {
-            log.warn("{}: handler for {} failed", name, request.method(), e);
-            reply = new ErrorResponse(request.id(), JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
-                    "client failed to handle " + request.method() + ": " + e.getMessage()));
-        }
-        try {
-            Outbound outbound = new Outbound(reply, Map.of(), requestTimeout);
-            resends.message("response to " + request.id(), () -> transport.send(outbound));
-        } catch (McpException e) {
-            log.info("{}: could not answer {} {}: {}", name, request.method(), request.id(), e.getMessage());
-        }
     }
 
     private void emit(ClientEvent event) {
@@ -808,14 +347,7 @@ public final class McpClient implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        ListenLoop loop = listenLoop;
-        if (loop != null) {
-            loop.stop();
-        }
-        ResourceWatch watch = resourceWatch;
-        if (watch != null) {
-            watch.stop();
-        }
+        subscriptions.stop();
         Transport t = transport;
         if (t != null) {
             t.close();
@@ -823,24 +355,11 @@ public final class McpClient implements AutoCloseable {
         pending.failAll(new UpstreamUnavailableException(name + ": client closed"));
     }
 
-    /** Mutable per-attempt facts the recovery decision needs. */
-    private static final class Attempt {
-        final ProtocolVersion metaVersion;
-        RequestId id;
-        long generation;
-        /** Told the id before the request leaves (a subscription learns its subscription id). */
-        Consumer<RequestId> sent = id -> { };
-
-        Attempt(ProtocolVersion metaVersion) {
-            this.metaVersion = metaVersion;
-        }
-    }
-
     /** What era detection may touch: the client's exchange and its connection state. */
     private final class DetectionLink implements EraDetection.Link {
         @Override
         public JsonNode exchange(String method, ObjectNode params, RequestOptions options, ProtocolVersion metaVersion) {
-            return McpClient.this.exchange(method, params, options, new Attempt(metaVersion));
+            return exchange.run(method, params, options, new Attempt(metaVersion));
         }
 
         @Override
@@ -874,6 +393,44 @@ public final class McpClient implements AutoCloseable {
         }
     }
 
+    /** What inbound dispatch may touch: the connection state it reads and the reactions it triggers. */
+    private final class InboundLink implements Inbound.Link {
+        @Override
+        public Transport transport() {
+            return transport;
+        }
+
+        @Override
+        public Era era() {
+            return McpClient.this.era();
+        }
+
+        @Override
+        public ResourceWatch resourceWatch() {
+            return subscriptions.currentWatch();
+        }
+
+        @Override
+        public void recoverSession(long seenGeneration, String deadSessionId) {
+            McpClient.this.recoverSession(seenGeneration, deadSessionId);
+        }
+
+        @Override
+        public void closed(McpException cause) {
+            closedBy = cause;
+        }
+
+        @Override
+        public void listChanged(CatalogueKind kind) {
+            McpClient.this.listChanged(kind);
+        }
+
+        @Override
+        public void emit(ClientEvent event) {
+            McpClient.this.emit(event);
+        }
+    }
+
     /** What an era switch may touch: the connection it replaces and what hangs on it. */
     private final class SwitchLink implements EraSwitch.Link {
         @Override
@@ -894,16 +451,12 @@ public final class McpClient implements AutoCloseable {
 
         @Override
         public void replaced() {
-            ListenLoop loop = listenLoop;
-            listenLoop = null;
-            if (loop != null) {
-                loop.stop();
-            }
-            toolsByName.clear();
+            subscriptions.stopListening();
+            catalogues.forgetTools();
             for (CatalogueKind kind : CatalogueKind.values()) {
                 listChanged(kind);
             }
-            startListening();
+            subscriptions.startListening();
         }
 
         @Override

@@ -1,0 +1,213 @@
+package dev.mcpx.client;
+
+import dev.mcpx.client.PendingRequests.Waiter;
+import dev.mcpx.protocol.Era;
+import dev.mcpx.protocol.ErrorCodes;
+import dev.mcpx.protocol.Json;
+import dev.mcpx.protocol.JsonRpcError;
+import dev.mcpx.protocol.JsonRpcMessage;
+import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
+import dev.mcpx.protocol.JsonRpcMessage.Notification;
+import dev.mcpx.protocol.JsonRpcMessage.Request;
+import dev.mcpx.protocol.JsonRpcMessage.Result;
+import dev.mcpx.protocol.McpErrorException;
+import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.MetaKeys;
+import dev.mcpx.protocol.Methods;
+import dev.mcpx.protocol.RequestId;
+import dev.mcpx.transport.Outbound;
+import dev.mcpx.transport.Transport;
+import dev.mcpx.transport.TransportEvent;
+import dev.mcpx.transport.TransportKind;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * What the client does with everything its transport delivers: a response completes its
+ * pending request, a notification updates a call or the client's state, a server request is
+ * answered, and a lost session or a closed transport is acted on.
+ */
+final class Inbound {
+
+    private static final Logger log = LoggerFactory.getLogger(Inbound.class);
+
+    /** What inbound dispatch may touch of the client: its connection state and its reactions. */
+    interface Link {
+        Transport transport();
+
+        Era era();
+
+        /** The client's resource watch, or null while it has none. */
+        ResourceWatch resourceWatch();
+
+        void recoverSession(long seenGeneration, String deadSessionId);
+
+        /** The transport closed for good with {@code cause}. */
+        void closed(McpException cause);
+
+        void listChanged(CatalogueKind kind);
+
+        void emit(ClientEvent event);
+    }
+
+    private final String name;
+    private final PendingRequests pending;
+    private final SessionRecovery sessions;
+    private final ServerRequestHandler serverRequests;
+    private final Resends resends;
+    private final Duration requestTimeout;
+    private final Link link;
+
+    Inbound(String name, PendingRequests pending, SessionRecovery sessions, ServerRequestHandler serverRequests,
+            Resends resends, Duration requestTimeout, Link link) {
+        this.name = name;
+        this.pending = pending;
+        this.sessions = sessions;
+        this.serverRequests = serverRequests;
+        this.resends = resends;
+        this.requestTimeout = requestTimeout;
+        this.link = link;
+    }
+
+    void onTransportEvent(Transport source, TransportEvent event) {
+        if (source != link.transport() && !EraSwitch.answersARequest(event)) {
+            return;
+        }
+        switch (event) {
+            case TransportEvent.Received received -> onMessage(received.message(), received.relatedTo());
+            case TransportEvent.Undecodable bad ->
+                    log.warn("{}: dropped a line that is not JSON-RPC ({}): {}", name, bad.error().getMessage(), bad.excerpt());
+            case TransportEvent.RequestFailed failed -> pending.fail(failed.id(), failed.error());
+            case TransportEvent.SessionExpired expired -> {
+                long generation = sessions.generation();
+                Thread.ofVirtual().name("mcpx-reinit-" + name).start(() -> {
+                    try {
+                        link.recoverSession(generation, expired.sessionId());
+                    } catch (McpException e) {
+                        log.warn("{}: re-initialize after the listen stream lost its session failed: {}", name, e.getMessage());
+                    }
+                });
+            }
+            case TransportEvent.Closed closedEvent -> {
+                link.closed(closedEvent.cause());
+                pending.failAll(closedEvent.cause());
+                link.emit(new ClientEvent.Closed(closedEvent.cause()));
+            }
+        }
+    }
+
+    private void onMessage(JsonRpcMessage message, RequestId relatedTo) {
+        switch (message) {
+            case Result result -> completeOrDrop(result.id(), message);
+            case ErrorResponse error -> {
+                if (error.id() == null) {
+                    log.warn("{}: upstream sent an error without an id: {}", name, error.error());
+                } else {
+                    completeOrDrop(error.id(), message);
+                }
+            }
+            case Request request -> {
+                ServerRequestHandler handler = handlerFor(relatedTo);
+                Thread.ofVirtual().name("mcpx-server-request").start(() -> answer(request, handler));
+            }
+            case Notification notification -> onNotification(notification, relatedTo);
+        }
+    }
+
+    private void completeOrDrop(RequestId id, JsonRpcMessage reply) {
+        if (!pending.complete(id, reply)) {
+            log.debug("{}: dropped a response to {}, which is not pending (late, duplicate or unknown)", name, id);
+        }
+    }
+
+    private void onNotification(Notification notification, RequestId relatedTo) {
+        ObjectNode params = notification.params() == null ? Json.object() : notification.params();
+        switch (notification.method()) {
+            case Methods.PROGRESS -> {
+                Waiter waiter = pending.get(RequestId.fromJson(params.get(MetaKeys.PROGRESS_TOKEN)));
+                if (waiter != null && waiter.progress() != null) {
+                    waiter.progress().accept(params);
+                }
+            }
+            case Methods.TOOLS_LIST_CHANGED -> link.listChanged(CatalogueKind.TOOLS);
+            case Methods.RESOURCES_LIST_CHANGED -> link.listChanged(CatalogueKind.RESOURCES);
+            case Methods.PROMPTS_LIST_CHANGED -> link.listChanged(CatalogueKind.PROMPTS);
+            case Methods.RESOURCES_UPDATED -> resourceUpdated(params);
+            case Methods.SUBSCRIPTIONS_ACKNOWLEDGED -> {
+                ResourceWatch watch = link.resourceWatch();
+                if (watch != null) {
+                    watch.acknowledged(params);
+                }
+            }
+            case Methods.MESSAGE -> {
+                callLogs(relatedTo).ifPresent(logs -> logs.accept(params));
+                link.emit(new ClientEvent.Log(params));
+            }
+            default -> log.debug("{}: ignored notification {}", name, notification.method());
+        }
+    }
+
+    /** A modern update counts only from a stream still in use: a superseded stream's copy would be a duplicate. */
+    private void resourceUpdated(ObjectNode params) {
+        ResourceWatch watch = link.resourceWatch();
+        if (link.era() == Era.MODERN && (watch == null || !watch.isLive(params))) {
+            log.debug("{}: dropped a resource update from a subscription no longer in use", name);
+            return;
+        }
+        link.emit(new ClientEvent.ResourceUpdated(params));
+    }
+
+    /**
+     * Who hears a log line: the request whose stream carried it; on a wire without per-request
+     * streams (stdio, HTTP+SSE), the only pending request that listens for logs. A line on a
+     * Streamable HTTP listen stream belongs to no call.
+     */
+    private Optional<Consumer<ObjectNode>> callLogs(RequestId relatedTo) {
+        Waiter related = pending.get(relatedTo);
+        if (related != null) {
+            return Optional.ofNullable(related.logs());
+        }
+        Transport t = link.transport();
+        boolean perRequestStreams = t != null && t.kind() == TransportKind.STREAMABLE_HTTP;
+        return perRequestStreams ? Optional.empty() : Optional.ofNullable(pending.soleLogs());
+    }
+
+    /**
+     * Who answers a server request: the handler of the request whose stream carried it; with no
+     * such relation (stdio, the listen stream), the only pending request's handler; else the
+     * client-wide one.
+     */
+    private ServerRequestHandler handlerFor(RequestId relatedTo) {
+        Waiter related = pending.get(relatedTo);
+        if (related != null && related.serverRequests() != null) {
+            return related.serverRequests();
+        }
+        ServerRequestHandler sole = related == null ? pending.soleHandler() : null;
+        return sole != null ? sole : serverRequests;
+    }
+
+    private void answer(Request request, ServerRequestHandler handler) {
+        JsonRpcMessage reply;
+        try {
+            ObjectNode params = request.params() == null ? Json.object() : request.params();
+            reply = new Result(request.id(), handler.handle(request.method(), params));
+        } catch (McpErrorException e) {
+            reply = new ErrorResponse(request.id(), e.error());
+        } catch (RuntimeException e) {
+            log.warn("{}: handler for {} failed", name, request.method(), e);
+            reply = new ErrorResponse(request.id(), JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
+                    "client failed to handle " + request.method() + ": " + e.getMessage()));
+        }
+        try {
+            Outbound outbound = new Outbound(reply, Map.of(), requestTimeout);
+            resends.message("response to " + request.id(), () -> link.transport().send(outbound));
+        } catch (McpException e) {
+            log.info("{}: could not answer {} {}: {}", name, request.method(), request.id(), e.getMessage());
+        }
+    }
+}
