@@ -128,15 +128,16 @@ final class LegacyHttpTransport implements Transport {
         try {
             response = exchange.get();
         } catch (CancellationException | InterruptedException e) {
+            inFlight.remove(id, exchange);
             return;
         } catch (ExecutionException e) {
+            inFlight.remove(id, exchange);
             failed(id, PostFailure.of(id, request.method(), description(), e.getCause()));
             return;
-        } finally {
-            inFlight.remove(id, exchange);
         }
         int status = response.statusCode();
         if (status / 100 != 2) {
+            inFlight.remove(id, exchange);
             String body = ResponseBodies.readErrorBody(response.body());
             McpException refusal = refusal(sentWith, status, body);
             ErrorResponse error = ResponseBodies.errorResponse(body);
@@ -150,9 +151,16 @@ final class LegacyHttpTransport implements Transport {
         if (initialize) {
             adoptSession(response.headers().firstValue("Mcp-Session-Id").orElse(null));
         }
+        // the exchange stays in flight until its body is registered where abandon() finds it: an
+        // abandon in between would otherwise find neither and leave a stalled body read forever
         if (ResponseBodies.isEventStream(response)) {
             ResponseStream stream = new ResponseStream(this, id, response.body(), sentWith);
             responseStreams.add(stream);
+            if (inFlight.remove(id) == null) {
+                responseStreams.remove(stream);
+                ResponseBodies.close(response.body());
+                return;
+            }
             stream.run();
             return;
         }
@@ -163,6 +171,11 @@ final class LegacyHttpTransport implements Transport {
         String body;
         InputStream in = response.body();
         jsonBodies.put(id, in);
+        if (inFlight.remove(id) == null) {
+            jsonBodies.remove(id, in);
+            ResponseBodies.close(in);
+            return;
+        }
         try {
             body = ResponseBodies.readText(in, options.maxMessageBytes());
         } catch (IOException e) {
