@@ -56,12 +56,13 @@ final class ResponseBodies {
         }
     }
 
+    /**
+     * Drops an acknowledgement's body unread: a 202 carries nothing, and reading a body that
+     * stalls would hold its connection and the sender's thread (closing an unfinished body drops
+     * the connection; a finished one goes back to the pool).
+     */
     static void discard(InputStream in) {
-        try (in) {
-            in.readNBytes(ERROR_BODY_LIMIT);
-        } catch (IOException e) {
-            // nothing to learn from a body nobody reads
-        }
+        close(in);
     }
 
     /** Closes a body another thread may be blocked reading: the JDK then ends the exchange and drops its connection. */

@@ -28,6 +28,8 @@ public final class ChaosProxy implements AutoCloseable {
     private final AtomicLong cutsDone = new AtomicLong();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final Set<Socket> withholding = ConcurrentHashMap.newKeySet();
+    /** The start of what each open connection's client sent, so a test can say which one is withheld. */
+    private final Map<Socket, StringBuffer> requestStarts = new ConcurrentHashMap<>();
     private volatile FaultPlan plan;
     private volatile ConnectionFault forced;
     private volatile boolean closed;
@@ -119,7 +121,9 @@ public final class ChaosProxy implements AutoCloseable {
                 // simultaneous open), which would hold the port and keep the upstream from restarting
                 return;
             }
-            Thread up = Thread.ofVirtual().name("chaos-proxy-up").start(() -> pump(client, upstream));
+            StringBuffer sent = new StringBuffer();
+            requestStarts.put(client, sent);
+            Thread up = Thread.ofVirtual().name("chaos-proxy-up").start(() -> pumpRecording(client, upstream, sent));
             try {
                 down(upstream, client, fault, up);
             } finally {
@@ -132,12 +136,30 @@ public final class ChaosProxy implements AutoCloseable {
         } finally {
             open.remove(client);
             withholding.remove(client);
+            requestStarts.remove(client);
         }
     }
 
-    private static void pump(Socket from, Socket to) {
+    /** The request head of each connection the proxy is withholding a body from now. */
+    public java.util.List<String> withheldRequests() {
+        return withholding.stream().map(socket -> {
+            StringBuffer sent = requestStarts.get(socket);
+            String start = sent == null ? "" : sent.toString();
+            int end = start.indexOf("\r\n\r\n");
+            return (end < 0 ? start : start.substring(0, end)).replace("\r\n", " | ");
+        }).toList();
+    }
+
+    private static void pumpRecording(Socket from, Socket to, StringBuffer sent) {
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-            in.transferTo(out);
+            byte[] buffer = new byte[8192];
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                if (sent.length() < 512) {
+                    sent.append(new String(buffer, 0, Math.min(n, 512), java.nio.charset.StandardCharsets.ISO_8859_1));
+                }
+                out.write(buffer, 0, n);
+                out.flush();
+            }
         } catch (IOException e) {
             // one side closed: the other pump ends too
         } finally {
