@@ -51,7 +51,9 @@ final class ListenStream implements Runnable {
                 }
                 int status = response.statusCode();
                 if (status / 100 != 2) {
-                    String text = ResponseBodies.readErrorBody(response.body());
+                    // only a 400 needs its body (does it name the session?); another refusal's body
+                    // is dropped unread, so one that stalls holds neither this thread nor a connection
+                    String text = status == 400 ? ResponseBodies.readErrorBody(response.body()) : "";
                     slot.release();
                     if (status == 405) {
                         LOG.debug("{}: the server offers no listen stream", transport.description());
