@@ -157,6 +157,46 @@ public final class HttpHost {
         return new Exchange(response.statusCode(), response.headers().map(), messages, body);
     }
 
+    /**
+     * A {@code tools/call} read as it streams: each request the gateway sends this host is
+     * answered with {@code answer} (a response body without id), and every message is returned in
+     * order, up to and including the call's response.
+     */
+    public List<JsonNode> callAnswering(String tool, ObjectNode arguments,
+                                        java.util.function.Function<JsonNode, ObjectNode> answer) throws Exception {
+        ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", 7).put("method", "tools/call");
+        body.putObject("params").put("name", tool).set("arguments", arguments);
+        HttpResponse<java.util.stream.Stream<String>> response = client().send(builder(body, "tools/call").build(),
+                HttpResponse.BodyHandlers.ofLines());
+        List<JsonNode> seen = new ArrayList<>();
+        if (response.headers().firstValue("content-type").orElse("").startsWith("application/json")) {
+            response.body().forEach(line -> seen.add(Json.parse(line)));
+            return seen;
+        }
+        java.util.Iterator<String> lines = response.body().iterator();
+        while (lines.hasNext()) {
+            String line = lines.next();
+            // the priming event (an id and empty data) carries no message
+            if (!line.startsWith("data:") || line.substring(5).isBlank()) {
+                continue;
+            }
+            JsonNode message = Json.parse(line.substring(5).trim());
+            seen.add(message);
+            if (message.has("method") && message.has("id")) {
+                ObjectNode reply = answer.apply(message);
+                reply.put("jsonrpc", "2.0");
+                reply.set("id", message.get("id"));
+                int status = send(reply, null).status();
+                if (status != 202) {
+                    throw new IllegalStateException("the gateway answered the host's reply with HTTP " + status);
+                }
+            } else if (message.has("id")) {
+                break;
+            }
+        }
+        return seen;
+    }
+
     public HttpClient client() {
         return http;
     }

@@ -5,12 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.protocol.Json;
 import java.net.URI;
-import java.net.http.HttpResponse;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -46,34 +42,7 @@ final class BridgeHosts {
      */
     static List<JsonNode> legacyCall(HttpHost host, String tool, ObjectNode arguments,
                                      Function<JsonNode, ObjectNode> answer) throws Exception {
-        ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", 7).put("method", "tools/call");
-        body.putObject("params").put("name", tool).set("arguments", arguments);
-        HttpResponse<Stream<String>> response = host.client().send(host.builder(body, "tools/call").build(),
-                HttpResponse.BodyHandlers.ofLines());
-        List<JsonNode> seen = new ArrayList<>();
-        if (response.headers().firstValue("content-type").orElse("").startsWith("application/json")) {
-            response.body().forEach(line -> seen.add(Json.parse(line)));
-            return seen;
-        }
-        Iterator<String> lines = response.body().iterator();
-        while (lines.hasNext()) {
-            String line = lines.next();
-            // the priming event (an id and empty data) carries no message
-            if (!line.startsWith("data:") || line.substring(5).isBlank()) {
-                continue;
-            }
-            JsonNode message = Json.parse(line.substring(5).trim());
-            seen.add(message);
-            if (message.has("method") && message.has("id")) {
-                ObjectNode reply = answer.apply(message);
-                reply.put("jsonrpc", "2.0");
-                reply.set("id", message.get("id"));
-                assertThat(host.send(reply, null).status()).isEqualTo(202);
-            } else if (message.has("id")) {
-                break;
-            }
-        }
-        return seen;
+        return host.callAnswering(tool, arguments, answer);
     }
 
     static List<String> methods(List<JsonNode> messages) {

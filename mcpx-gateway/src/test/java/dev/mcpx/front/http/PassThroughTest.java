@@ -14,8 +14,6 @@ import dev.mcpx.transport.UpstreamEndpoint;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -68,34 +66,7 @@ class PassThroughTest {
     /** Calls {@code ask} on the legacy upstream; answers each request the gateway streams with {@code answer}. */
     private static List<JsonNode> callAsk(HttpHost host, String kind, java.util.function.Function<JsonNode, ObjectNode> answer)
             throws Exception {
-        ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", 7).put("method", "tools/call");
-        ObjectNode params = body.putObject("params").put("name", "lh__ask");
-        params.putObject("arguments").put("kind", kind);
-        HttpResponse<Stream<String>> response = host.client().send(host.builder(body, "tools/call").build(),
-                HttpResponse.BodyHandlers.ofLines());
-        List<JsonNode> seen = new ArrayList<>();
-        if (response.headers().firstValue("content-type").orElse("").startsWith("application/json")) {
-            response.body().forEach(line -> seen.add(Json.parse(line)));
-            return seen;
-        }
-        Iterator<String> lines = response.body().iterator();
-        while (lines.hasNext()) {
-            String line = lines.next();
-            if (!line.startsWith("data:") || line.substring(5).isBlank()) {
-                continue;
-            }
-            JsonNode message = Json.parse(line.substring(5).trim());
-            seen.add(message);
-            if (message.has("method") && message.has("id")) {
-                ObjectNode reply = answer.apply(message);
-                reply.put("jsonrpc", "2.0");
-                reply.set("id", message.get("id"));
-                assertThat(host.send(reply, null).status()).isEqualTo(202);
-            } else if (message.has("id")) {
-                break;
-            }
-        }
-        return seen;
+        return host.callAnswering("lh__ask", Json.object().put("kind", kind), answer);
     }
 
     private static JsonNode last(List<JsonNode> messages) {
