@@ -14,6 +14,8 @@ import dev.mcpx.transport.UpstreamEndpoint;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
