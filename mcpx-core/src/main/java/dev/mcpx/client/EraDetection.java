@@ -376,6 +376,7 @@ final class EraDetection {
                 Json.objectAt(result, "capabilities"), Json.text(result, "instructions")));
         link.transport().handshakeCompleted(version);
         link.notify(Methods.INITIALIZED, null);
+        link.transport().sessionReady();
     }
 
     private static boolean listsLegacy(JsonNode supported) {

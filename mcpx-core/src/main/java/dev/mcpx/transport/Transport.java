@@ -30,9 +30,18 @@ public interface Transport extends AutoCloseable {
 
     /**
      * The client finished a legacy handshake at {@code version}: HTTP transports send it in
-     * {@code MCP-Protocol-Version} from now on and open their listen stream.
+     * {@code MCP-Protocol-Version} from now on.
      */
     default void handshakeCompleted(ProtocolVersion version) {
+    }
+
+    /**
+     * The client sent {@code notifications/initialized}: a transport with a stream of the server's
+     * own messages (legacy HTTP's GET) opens it now, and returns once the server has answered it
+     * (within a bound), so no request sent next overtakes it: a server would take a listen GET that
+     * arrives during a call's stream for that stream's resume.
+     */
+    default void sessionReady() {
     }
 
     /** The legacy session id the upstream issued, if any. */

@@ -72,8 +72,9 @@ class LegacyHttpTransportTest {
         RequestId id = nextId();
         transport.send(Outbound.of(new Request(id, "initialize", params)));
         assertThat(events.result(id).result().path("protocolVersion").asString()).isEqualTo("2025-11-25");
-        transport.send(Outbound.of(new Notification("notifications/initialized", null)));
         transport.handshakeCompleted(ProtocolVersion.V2025_11_25);
+        transport.send(Outbound.of(new Notification("notifications/initialized", null)));
+        transport.sessionReady();
         return transport.sessionId().orElseThrow();
     }
 

@@ -50,6 +50,7 @@ public final class LegacyHttpUpstream implements AutoCloseable {
     private volatile boolean answer404Forever;
     private volatile boolean refuseInitialize;
     private volatile long initializeDelayMillis;
+    private volatile long listenAnswerDelayMillis;
     private volatile boolean replayOnResume = true;
     private volatile boolean running;
     private Server server;
@@ -231,6 +232,12 @@ public final class LegacyHttpUpstream implements AutoCloseable {
     }
 
     /** {@code initialize} is answered only after this long: a server that is slow to start. */
+    /** A slow server: a listen GET gets its status line only after {@code delay}. */
+    public LegacyHttpUpstream listenAnswerDelay(java.time.Duration delay) {
+        this.listenAnswerDelayMillis = delay.toMillis();
+        return this;
+    }
+
     public void initializeDelay(java.time.Duration delay) {
         this.initializeDelayMillis = delay.toMillis();
     }
@@ -389,6 +396,10 @@ public final class LegacyHttpUpstream implements AutoCloseable {
 
     boolean answer404Forever() {
         return answer404Forever;
+    }
+
+    long listenAnswerDelayMillis() {
+        return listenAnswerDelayMillis;
     }
 
     long initializeDelayMillis() {

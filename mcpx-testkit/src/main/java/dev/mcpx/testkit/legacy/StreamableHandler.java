@@ -266,6 +266,15 @@ final class StreamableHandler extends Handler.Abstract {
             plain(response, callback, 405, "this server offers no listen stream");
             return;
         }
+        if (upstream.listenAnswerDelayMillis() > 0) {
+            try {
+                Thread.sleep(upstream.listenAnswerDelayMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                callback.failed(e);
+                return;
+            }
+        }
         EventLog listen = session.listenStream();
         EventLog.Event priming = listen.append("");
         int from = EventLog.indexAfter(priming.id()) - 1;
