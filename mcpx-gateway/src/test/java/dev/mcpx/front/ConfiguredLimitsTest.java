@@ -1,6 +1,7 @@
 package dev.mcpx.front;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.config.GatewayConfig;
@@ -112,11 +113,13 @@ class ConfiguredLimitsTest {
     @Test
     void aCallOverMaxConcurrentCallsPerHostGetsTooManyCalls() throws Exception {
         HttpHost host = legacyHost();
+        long sentBefore = requestsTo("fake");
         List<CompletableFuture<HttpHost.Exchange>> slow = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             slow.add(CompletableFuture.supplyAsync(() -> call(host, "fake__sleep", Json.object().put("ms", 3000))));
         }
-        Thread.sleep(1000);
+        // the third call comes only once both slow ones run upstream
+        await().atMost(Duration.ofSeconds(20)).until(() -> requestsTo("fake") >= sentBefore + 2);
         HttpHost.Exchange refused = host.call("fake__echo", Json.object().put("text", "third"));
         assertThat(refused.errorCode()).isEqualTo(-32005);
         assertThat(refused.reply().path("error").path("message").asString()).contains("maxConcurrentCallsPerHost");
@@ -225,5 +228,9 @@ class ConfiguredLimitsTest {
         ObjectNode params = Json.object().put("name", tool);
         params.set("arguments", arguments);
         return params;
+    }
+
+    private long requestsTo(String upstream) {
+        return gateway.status().stream().filter(s -> s.name().equals(upstream)).findFirst().orElseThrow().requests();
     }
 }
