@@ -13,7 +13,8 @@ import tools.jackson.databind.node.ObjectNode;
 /** One immutable merged view of every upstream's lists, with the routes back. */
 record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> tools,
                      Map<String, Route> prompts, Map<String, Route> resources,
-                     List<Map.Entry<UriTemplate, String>> templates, List<Collision> collisions) {
+                     List<Map.Entry<UriTemplate, String>> templates, List<Collision> collisions,
+                     Map<String, CatalogueFilter> filters) {
 
     static final String SEPARATOR = "__";
 
@@ -30,16 +31,18 @@ record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> t
         List<Map.Entry<UriTemplate, String>> templates = new ArrayList<>();
         Map<String, String> templateOwners = new HashMap<>();
         List<Collision> collisions = new ArrayList<>();
+        Map<String, CatalogueFilter> filters = new HashMap<>();
         for (ListKind kind : ListKind.values()) {
             lists.put(kind, new ArrayList<>());
         }
         for (UpstreamPart part : parts) {
+            filters.put(part.upstream(), part.filter());
             for (ListKind kind : ListKind.values()) {
                 for (ObjectNode item : part.items(kind)) {
                     String key = kind == ListKind.RESOURCES ? Json.text(item, "uri")
                             : kind == ListKind.RESOURCE_TEMPLATES ? Json.text(item, "uriTemplate")
                             : Json.text(item, "name");
-                    if (key == null) {
+                    if (key == null || !part.filter().admits(kind, key)) {
                         continue;
                     }
                     String exposed = kind.namespaced() ? exposedName(part.prefix(), key) : key;
@@ -71,7 +74,7 @@ record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> t
         }
         lists.replaceAll((kind, items) -> List.copyOf(items));
         return new CatalogueView(lists, Map.copyOf(tools), Map.copyOf(prompts), Map.copyOf(resources),
-                List.copyOf(templates), List.copyOf(collisions));
+                List.copyOf(templates), List.copyOf(collisions), Map.copyOf(filters));
     }
 
     static String exposedName(String prefix, String name) {
@@ -93,7 +96,10 @@ record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> t
         for (Map.Entry<UriTemplate, String> template : templates) {
             // a completion ref names the template itself
             if (template.getKey().template().equals(uri) || template.getKey().matches(uri)) {
-                return new Route(template.getValue(), uri);
+                // a URI the template's owner filters out is nobody's, not the next template's
+                CatalogueFilter filter = filters.getOrDefault(template.getValue(), CatalogueFilter.NONE);
+                return filter.resources().admits(uri) || template.getKey().template().equals(uri)
+                        ? new Route(template.getValue(), uri) : null;
             }
         }
         return null;

@@ -1,5 +1,6 @@
 package dev.mcpx.config;
 
+import dev.mcpx.catalogue.CatalogueFilter;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.Reissue;
 import dev.mcpx.transport.UpstreamEndpoint;
@@ -18,16 +19,24 @@ import java.util.Map;
  * @param startTimeout   how long connecting and the handshake may take
  * @param enabled        false: listed in the config but not started
  * @param limits         what its client reads at most ({@code mcpx.limits})
+ * @param filter         which of its tools, prompts and resources hosts see and may use
  */
 public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String prefix,
                              Map<String, Reissue> reissue, Duration requestTimeout,
-                             Duration startTimeout, boolean enabled, Limits.MessageLimits limits) {
+                             Duration startTimeout, boolean enabled, Limits.MessageLimits limits,
+                             CatalogueFilter filter) {
 
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Limits.DEFAULTS.requestTimeout();
     public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(30);
 
     public UpstreamConfig {
         reissue = Map.copyOf(reissue);
+    }
+
+    /** An upstream whose whole catalogue hosts see. */
+    public UpstreamConfig(String name, UpstreamEndpoint endpoint, String prefix, Map<String, Reissue> reissue,
+                          Duration requestTimeout, Duration startTimeout, boolean enabled, Limits.MessageLimits limits) {
+        this(name, endpoint, prefix, reissue, requestTimeout, startTimeout, enabled, limits, CatalogueFilter.NONE);
     }
 
     /** An upstream with the default message limits. */
@@ -40,6 +49,11 @@ public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String pref
     public static UpstreamConfig of(String name, UpstreamEndpoint endpoint) {
         return new UpstreamConfig(name, endpoint, Prefixes.defaultFor(name), Map.of(),
                 DEFAULT_REQUEST_TIMEOUT, DEFAULT_START_TIMEOUT, true);
+    }
+
+    /** This entry with {@code next} as its filter. */
+    public UpstreamConfig withFilter(CatalogueFilter next) {
+        return new UpstreamConfig(name, endpoint, prefix, reissue, requestTimeout, startTimeout, enabled, limits, next);
     }
 
     /** A client for this upstream with its name, timeouts, limits and re-issue overrides applied. */
