@@ -113,8 +113,7 @@ public final class StdioFront {
         try {
             hostMessage = codec.decode(line);
         } catch (MalformedMessageException e) {
-            send(new ErrorResponse(e.id(), JsonRpcError.of(e.id() == null ? ErrorCodes.PARSE_ERROR
-                    : ErrorCodes.INVALID_REQUEST, e.getMessage())));
+            send(new ErrorResponse(e.id(), e.toError()));
             return;
         }
         switch (hostMessage) {
