@@ -100,7 +100,7 @@ class ConfigLoaderTest {
                 Map.of("delete_file", Reissue.NEVER, "get_weather", Reissue.ALWAYS));
         assertThat(careful.prefix()).isEqualTo("careful");
         assertThat(careful.requestTimeout()).isEqualTo(UpstreamConfig.DEFAULT_REQUEST_TIMEOUT);
-        assertThat(config.token()).isEmpty();
+        assertThat(config.tokens()).isEmpty();
     }
 
     @Test
@@ -129,7 +129,7 @@ class ConfigLoaderTest {
         assertThat(config.upstream("c").orElseThrow().requestTimeout()).isEqualTo(Duration.ofMillis(10));
         assertThat(config.upstream("my server.v2").orElseThrow().prefix()).isEqualTo("my_server_v2");
         assertThat(config.enabled()).extracting(UpstreamConfig::name).containsExactly("a", "my server.v2");
-        assertThat(config.token()).contains("s3cret");
+        assertThat(config.tokens()).containsExactly(new FrontToken("token", "s3cret", FrontToken.Scope.ALL));
         assertThat(config.http()).hasValueSatisfying(address -> {
             assertThat(address.getHostString()).isEqualTo("127.0.0.1");
             assertThat(address.getPort()).isEqualTo(9000);

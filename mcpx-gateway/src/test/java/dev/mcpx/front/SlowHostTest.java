@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.mcpx.front.http.HttpFront;
+import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
@@ -86,7 +87,7 @@ class SlowHostTest {
 
     @Test
     void anHttpHostThatStopsReadingPinsNoCarrierAndOtherHostsAreServed() throws Exception {
-        try (HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200))) {
+        try (HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200))) {
             HttpHost slow = HttpHost.legacy(front.mcpUri());
             slow.initialize();
             String body = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","

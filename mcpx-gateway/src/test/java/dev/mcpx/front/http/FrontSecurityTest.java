@@ -38,7 +38,7 @@ class FrontSecurityTest {
     @Test
     void aRebindingPageWithAForeignHostIsForbiddenEvenWithoutOrigin() throws Exception {
         try (Gateway gateway = Gateway.start(TestGateways.config(), TestGateways.settings(), Map.of());
-             Closing front = new Closing(HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null,
+             Closing front = new Closing(HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE,
                      Duration.ofMillis(200)))) {
             int port = front.front().port();
             assertThat(rawGet(port, "/status", "evil.example:" + port)).startsWith("HTTP/1.1 403");
@@ -61,7 +61,7 @@ class FrontSecurityTest {
         UpstreamConfig local = UpstreamConfig.of("local", new UpstreamEndpoint.Stdio("/nonexistent/mcp-server",
                 List.of("--serve"), Map.of("API_KEY", ENV_SECRET), null, false));
         try (Gateway gateway = Gateway.start(TestGateways.config(remote, local), TestGateways.settings(), Map.of());
-             Closing front = new Closing(HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), FRONT_TOKEN,
+             Closing front = new Closing(HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.token(FRONT_TOKEN),
                      Duration.ofMillis(200)))) {
             await().atMost(Duration.ofSeconds(20)).until(() -> gateway.status().stream()
                     .allMatch(status -> status.reason() != null));
