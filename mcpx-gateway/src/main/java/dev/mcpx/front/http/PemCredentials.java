@@ -62,6 +62,9 @@ final class PemCredentials {
 
     static List<X509Certificate> certificates(Path file) {
         byte[] pem = read(file);
+        if (!new String(pem, StandardCharsets.US_ASCII).contains("-----BEGIN CERTIFICATE-----")) {
+            throw new ConfigException(file, null, "no certificate in it (expected -----BEGIN CERTIFICATE-----)");
+        }
         try {
             List<X509Certificate> chain = new ArrayList<>();
             for (Certificate certificate : CertificateFactory.getInstance("X.509")
