@@ -17,15 +17,15 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /** Self-signed certificates for 127.0.0.1 and localhost, made by the JDK's keytool, written as PEM. */
-final class TestCertificates {
+public final class TestCertificates {
 
     private static final char[] PASSWORD = "changeit".toCharArray();
 
     /** A certificate and its key; {@code files} are the PEM files the front reads. */
-    record Issued(X509Certificate certificate, PrivateKey key, TlsFiles files) {
+    public record Issued(X509Certificate certificate, PrivateKey key, TlsFiles files) {
 
         /** A client context that trusts this certificate only. */
-        SSLContext trustingClient() throws GeneralSecurityException, IOException {
+        public SSLContext trustingClient() throws GeneralSecurityException, IOException {
             return trusting(List.of(certificate));
         }
     }
@@ -34,7 +34,7 @@ final class TestCertificates {
     }
 
     /** {@code keyAlgorithm} "EC" or "RSA"; the PEM files are {@code <name>.crt} and {@code <name>.key} in {@code dir}. */
-    static Issued issue(Path dir, String name, String keyAlgorithm) throws Exception {
+    public static Issued issue(Path dir, String name, String keyAlgorithm) throws Exception {
         Path store = dir.resolve(name + ".p12");
         Files.deleteIfExists(store);
         List<String> command = new java.util.ArrayList<>(List.of(
