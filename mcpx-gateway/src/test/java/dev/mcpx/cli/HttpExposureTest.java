@@ -141,6 +141,17 @@ class HttpExposureTest {
         assertThat(run.err()).contains("--tls-cert and --tls-key go together");
     }
 
+    @Test
+    void aKeyThatIsNotTheCertificatesExitsTwoNamingIt() throws Exception {
+        TestCertificates.Issued one = TestCertificates.issue(dir, "one", "EC");
+        TestCertificates.Issued other = TestCertificates.issue(dir, "other", "EC");
+        CliRun run = CliRun.of("serve", "--http", "127.0.0.1:0", "--tls-cert", one.files().certificate().toString(),
+                "--tls-key", other.files().key().toString(), "-c", config.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains(other.files().key().toString()).contains("does not belong to the certificate");
+    }
+
     private static Matcher listening(ServeProcess serve) {
         Matcher matcher = LISTENING.matcher(serve.stderr());
         assertThat(matcher.find()).as(serve.stderr()).isTrue();
