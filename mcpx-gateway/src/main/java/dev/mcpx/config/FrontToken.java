@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Set;
+import org.slf4j.LoggerFactory;
 
 /**
  * One bearer token the HTTP front accepts, with a name for logs (never the secret) and what it
@@ -42,7 +45,22 @@ public record FrontToken(String name, String secret, Scope scope) {
         if (secret.isEmpty()) {
             throw new ConfigException(file, null, "token file is empty");
         }
+        warnIfOthersCanRead(file);
         return new FrontToken(name, secret, scope);
+    }
+
+    /** A token file other local users can read gives them the gateway: said once, at start. */
+    private static void warnIfOthersCanRead(Path file) {
+        Set<PosixFilePermission> permissions;
+        try {
+            permissions = Files.getPosixFilePermissions(file);
+        } catch (IOException | UnsupportedOperationException e) {
+            return;
+        }
+        if (permissions.contains(PosixFilePermission.GROUP_READ) || permissions.contains(PosixFilePermission.OTHERS_READ)) {
+            LoggerFactory.getLogger(FrontToken.class).warn("token file {} can be read by other users: chmod 600 {}",
+                    file, file);
+        }
     }
 
     /** The secret is never printed. */

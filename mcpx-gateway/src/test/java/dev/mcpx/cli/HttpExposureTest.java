@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -65,6 +66,7 @@ class HttpExposureTest {
     @Test
     void aTokenGivenByFileWorksAndIsNotInTheProcessCommandLine() throws Exception {
         Path tokenFile = Files.writeString(dir.resolve("token"), SECRET + "\n");
+        Files.setPosixFilePermissions(tokenFile, PosixFilePermissions.fromString("rw-------"));
         try (ServeProcess serve = ServeProcess.start(Map.of(), "serve", "--http", "0.0.0.0:0", "--token-file",
                 tokenFile.toString(), "-c", config.toString()).awaitListening()) {
             String commandLine = Files.readString(Path.of("/proc", Long.toString(serve.process().pid()), "cmdline"),
@@ -77,7 +79,18 @@ class HttpExposureTest {
             assertThat(mcpPing(serve, null).statusCode()).isEqualTo(401);
             assertThat(mcpPing(serve, "Bearer " + SECRET).statusCode()).isEqualTo(200);
             assertThat(serve.stderr()).contains("bearer tokens: token-file").doesNotContain(SECRET)
-                    .doesNotContain("WITHOUT authentication");
+                    .doesNotContain("WITHOUT authentication").doesNotContain("can be read by other users");
+        }
+    }
+
+    @Test
+    void aTokenFileOtherUsersCanReadIsAcceptedWithAWarning() throws Exception {
+        Path tokenFile = Files.writeString(dir.resolve("shared-token"), SECRET);
+        Files.setPosixFilePermissions(tokenFile, PosixFilePermissions.fromString("rw-r--r--"));
+        try (ServeProcess serve = ServeProcess.start(Map.of(), "serve", "--http", "127.0.0.1:0", "--token-file",
+                tokenFile.toString(), "-c", config.toString()).awaitListening()) {
+            assertThat(status(serve, "Bearer " + SECRET).statusCode()).isEqualTo(200);
+            assertThat(serve.stderr()).contains("token file " + tokenFile + " can be read by other users: chmod 600");
         }
     }
 
