@@ -74,7 +74,7 @@ class SlowHostTest {
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> slowHostReads.blockedWriters() == 1);
         await().atMost(Duration.ofSeconds(30)).until(() -> ThreadDumps.virtualThreads().stream()
-                .filter(thread -> thread.runs("dev.mcpx.front.stdio.StdioFront.send")).count() == STUCK_REPLIES);
+                .filter(thread -> thread.runs("dev.mcpx.front.stdio.StdioFront.send")).count() >= STUCK_REPLIES);
 
         assertThat(ThreadDumps.pinnedBy("dev.mcpx.front.")).isEmpty();
         assertThat(echoOverStdio("still served")).isEqualTo("Echo: still served");
