@@ -33,7 +33,7 @@ public final class TestCertificates {
     private TestCertificates() {
     }
 
-    /** {@code keyAlgorithm} "EC" or "RSA"; the PEM files are {@code <name>.crt} and {@code <name>.key} in {@code dir}. */
+    /** {@code keyAlgorithm} "EC", "RSA" or "Ed25519"; the PEM files are {@code <name>.crt} and {@code <name>.key} in {@code dir}. */
     public static Issued issue(Path dir, String name, String keyAlgorithm) throws Exception {
         Path store = dir.resolve(name + ".p12");
         Files.deleteIfExists(store);
@@ -43,7 +43,11 @@ public final class TestCertificates {
                 "-dname", "CN=" + name, "-ext", "san=ip:127.0.0.1,dns:localhost",
                 "-keystore", store.toString(), "-storetype", "PKCS12",
                 "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD)));
-        command.addAll(keyAlgorithm.equals("EC") ? List.of("-groupname", "secp256r1") : List.of("-keysize", "2048"));
+        command.addAll(switch (keyAlgorithm) {
+            case "EC" -> List.of("-groupname", "secp256r1");
+            case "RSA" -> List.of("-keysize", "2048");
+            default -> List.of();
+        });
         Process keytool = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!keytool.waitFor(60, TimeUnit.SECONDS) || keytool.exitValue() != 0) {

@@ -35,6 +35,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The HTTP front over TLS from PEM files: real TLS clients, a plain one refused, rotation, bad files. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -116,6 +118,16 @@ class TlsFrontTest {
 
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                     .until(() -> servedSerial(front, client).equals(second.certificate().getSerialNumber()));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"EC", "RSA", "Ed25519"})
+    void aPkcs8KeyOfEachCommonAlgorithmServesTls(String algorithm) throws Exception {
+        TestCertificates.Issued issued = TestCertificates.issue(dir, "pkcs8-" + algorithm, algorithm);
+
+        try (HttpFront front = start(issued.files(), HttpFront.TLS_SCAN_SECONDS)) {
+            assertThat(servedSerial(front, issued.trustingClient())).isEqualTo(issued.certificate().getSerialNumber());
         }
     }
 
