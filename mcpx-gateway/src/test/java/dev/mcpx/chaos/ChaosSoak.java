@@ -2,6 +2,7 @@ package dev.mcpx.chaos;
 
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.front.http.HttpFront;
+import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.TestGateways;
@@ -55,7 +56,7 @@ final class ChaosSoak {
                 upstream("legacy", "lh", UpstreamEndpoint.Http.of(legacyProxy.url(legacy.url()).toString())),
                 upstream("modern", "mh", UpstreamEndpoint.Http.of(modernProxy.url(modern.url()).toString())),
                 stdio(ledger)), settings(), Map.of());
-        HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+        HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
         ResourceProbe baseline;
         ResourceProbe drained;
         Map<String, Long> recoveries;

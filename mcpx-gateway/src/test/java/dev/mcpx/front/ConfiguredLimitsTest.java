@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.front.http.HttpFront;
+import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
@@ -74,7 +75,7 @@ class ConfiguredLimitsTest {
 
         GatewayConfig config = new ConfigLoader(Map.of()).load(file);
         gateway = Gateway.start(config, TestGateways.settings(), Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
     }
 
     @AfterAll

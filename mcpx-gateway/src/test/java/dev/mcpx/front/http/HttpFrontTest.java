@@ -47,8 +47,8 @@ class HttpFrontTest {
                 TestGateways.withPrefix(UpstreamConfig.of("legacy", http(legacyUpstream.url().toString())), "lh"),
                 TestGateways.withPrefix(UpstreamConfig.of("modern", http(modernUpstream.url().toString())), "mh")),
                 TestGateways.settings(), Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
-        guarded = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), "s3cret", Duration.ofMillis(200));
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
+        guarded = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.token("s3cret"), Duration.ofMillis(200));
     }
 
     private static UpstreamEndpoint.Http http(String url) {
