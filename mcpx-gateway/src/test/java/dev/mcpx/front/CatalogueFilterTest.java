@@ -7,6 +7,7 @@ import dev.mcpx.catalogue.CatalogueFilter;
 import dev.mcpx.catalogue.NameFilter;
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.front.http.HttpFront;
+import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
@@ -143,7 +144,7 @@ class CatalogueFilterTest {
     private void startHttp(CatalogueFilter filter) throws Exception {
         gateway = Gateway.start(TestGateways.config(fake().withFilter(filter)),
                 TestGateways.settings(), Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
         await().atMost(Duration.ofSeconds(20)).until(() -> status().state().equals("up")
                 && gateway.catalogue().tool("one__echo").isPresent());
     }
