@@ -7,27 +7,20 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The reference server (server-everything) over Streamable HTTP as a child process, on a port
- * the OS chose: started with PORT=0, it says which port it got through a preloaded script (its
- * own log line says "port 0"). A restart reuses that port, as a redeployed server would; a
+ * the OS chose: started with PORT=0, it says which port it got through {@link NodePortReport}. A restart reuses that port, as a redeployed server would; a
  * process that dies before it listens fails at once, with its output in the exception.
  */
 public final class EverythingHttpServer implements AutoCloseable {
 
-    private static final Pattern LISTENING = Pattern.compile("mcpx-testkit: listening on port (\\d+)");
     private static final int RESTART_ATTEMPTS = 5;
     private static final long START_SECONDS = 60;
 
@@ -106,8 +99,10 @@ public final class EverythingHttpServer implements AutoCloseable {
     }
 
     private synchronized int launch(int wanted) {
-        ProcessBuilder builder = new ProcessBuilder(tools.node().toString(), "--require", preload().toString(),
-                tools.serverEverything().toString(), "streamableHttp");
+        List<String> command = new ArrayList<>(List.of(tools.node().toString()));
+        command.addAll(NodePortReport.nodeArgs());
+        command.addAll(List.of(tools.serverEverything().toString(), "streamableHttp"));
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("PORT", Integer.toString(wanted));
         builder.redirectErrorStream(true);
         CompletableFuture<Integer> listening = new CompletableFuture<>();
@@ -138,28 +133,11 @@ public final class EverythingHttpServer implements AutoCloseable {
                 synchronized (log) {
                     log.add(line);
                 }
-                Matcher matcher = LISTENING.matcher(line);
-                if (matcher.find()) {
-                    listening.complete(Integer.parseInt(matcher.group(1)));
-                }
+                NodePortReport.port(line).ifPresent(listening::complete);
             }
         } catch (IOException e) {
             // the process went away: the future below says so
         }
         listening.completeExceptionally(new IllegalStateException("server-everything exited before it listened"));
-    }
-
-    private static Path preload() {
-        try (InputStream script = EverythingHttpServer.class.getResourceAsStream("report-listening.cjs")) {
-            if (script == null) {
-                throw new IllegalStateException("report-listening.cjs is missing from the testkit's resources");
-            }
-            Path file = Files.createTempFile("mcpx-report-listening", ".cjs");
-            file.toFile().deleteOnExit();
-            Files.copy(script, file, StandardCopyOption.REPLACE_EXISTING);
-            return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
