@@ -56,12 +56,13 @@ final class Subscriptions {
     }
 
     /**
-     * Modern HTTP has no GET stream: list changes come on a {@code subscriptions/listen} that
-     * this client keeps open, when the upstream advertises any. Notifications on it reach
+     * A modern server says its lists changed only on a {@code subscriptions/listen} (over HTTP and
+     * over stdio alike: it has no GET stream, and on stdio sends nothing unasked): this client keeps
+     * one open when the upstream advertises any list changes. Notifications on it reach
      * {@link Inbound} like any other.
      */
     void startListening() {
-        ObjectNode filter = listenForChanges && Catalogues.mirrorsParamHeaders(era(), transport.get())
+        ObjectNode filter = listenForChanges && era() == Era.MODERN
                 ? ListenLoop.filterFor(server.get().capabilities()) : null;
         if (filter != null) {
             listenLoop().start();
