@@ -249,7 +249,8 @@ final class Recovery {
         }
         String era = failure.era().name().toLowerCase(Locale.ROOT);
         boolean reprobedSinceAnswer = reprobes.getAsLong() > reprobesAtLastAnswer;
-        if (!attempts.switched() && (failure.replaced() || !reprobedSinceAnswer)) {
+        boolean probe = condition.current().map(FaultCondition.State::probing).orElse(false);
+        if (!attempts.switched() && (failure.replaced() || !reprobedSinceAnswer || probe)) {
             return new Action.SwitchEra(error);
         }
         condition.enter(FaultCondition.Kind.ERA_FLIPS, "upstream keeps changing era (it answered like the other era"
