@@ -179,6 +179,9 @@ final class Recovery {
                 || attempts.deadline().passed()) {
             return new Action.Surface(error);
         }
+        if (error instanceof McpErrorException && !EraSwitch.suggestsOtherEra(failure.era(), error)) {
+            answered();
+        }
         if (error.getCause() instanceof EraSwitch.Replaced) {
             return attempts.switched() ? new Action.Surface(new UpstreamUnavailableException(name + ": the connection to"
                     + " the upstream was replaced twice while this request waited to be sent (its era keeps changing);"
@@ -242,9 +245,6 @@ final class Recovery {
     /** An answer that says "wrong era": one switch per request; the era changing again right after is a condition. */
     private Action otherEra(Failure failure, McpException error, Attempts attempts) {
         if (!mayRedetect.getAsBoolean() || !EraSwitch.suggestsOtherEra(failure.era(), error)) {
-            if (error instanceof McpErrorException) {
-                answered();
-            }
             return new Action.Surface(error);
         }
         String era = failure.era().name().toLowerCase(Locale.ROOT);
