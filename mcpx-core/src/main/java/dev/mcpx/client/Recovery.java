@@ -175,8 +175,11 @@ final class Recovery {
 
     Action decide(Failure failure, Attempts attempts) {
         McpException error = failure.error();
-        if (error instanceof RequestTimeoutException || error instanceof RequestCancelledException
-                || attempts.deadline().passed()) {
+        if (error instanceof RequestTimeoutException) {
+            // a later attempt timed out on what was left: the caller is told the whole time it gave
+            return new Action.Surface(attempts.deadline().expired());
+        }
+        if (error instanceof RequestCancelledException || attempts.deadline().passed()) {
             return new Action.Surface(error);
         }
         if (error instanceof McpErrorException && !EraSwitch.suggestsOtherEra(failure.era(), error)) {
