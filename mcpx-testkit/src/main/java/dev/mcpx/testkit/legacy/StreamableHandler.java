@@ -102,8 +102,8 @@ final class StreamableHandler extends Handler.Abstract {
             return;
         }
         boolean isRequest = method != null && id != null && !id.isNull();
-        if (sessionHeader != null && isRequest && upstream.answer404Forever()) {
-            sessionLost(response, callback, LegacyHttpUpstream.SessionLossAnswer.NOT_FOUND);
+        if (sessionHeader != null && isRequest && upstream.rejectEverySession()) {
+            sessionLost(response, callback, upstream.sessionLossAnswer());
             return;
         }
         if (sessionHeader == null) {
@@ -245,8 +245,8 @@ final class StreamableHandler extends Handler.Abstract {
             return;
         }
         String sessionHeader = request.getHeaders().get("Mcp-Session-Id");
-        if (sessionHeader != null && upstream.answer404Forever()) {
-            sessionLost(response, callback, LegacyHttpUpstream.SessionLossAnswer.NOT_FOUND);
+        if (sessionHeader != null && upstream.rejectEverySession()) {
+            sessionLost(response, callback, upstream.sessionLossAnswer());
             return;
         }
         if (sessionHeader == null) {
