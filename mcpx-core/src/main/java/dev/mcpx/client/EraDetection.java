@@ -380,6 +380,7 @@ final class EraDetection {
 
     /** The legacy handshake within {@code timeout} (a re-initialize spends its request's deadline). */
     void initialize(ProtocolVersion offer, Duration timeout) {
+        long until = System.nanoTime() + timeout.toNanos();
         ObjectNode params = Json.object();
         params.put("protocolVersion", offer.wire());
         params.set("capabilities", capabilities.deepCopy());
@@ -398,7 +399,7 @@ final class EraDetection {
                 Json.objectAt(result, "capabilities"), Json.text(result, "instructions")));
         link.transport().handshakeCompleted(version);
         link.notify(Methods.INITIALIZED, null);
-        link.transport().sessionReady();
+        link.transport().sessionReady(Duration.ofNanos(Math.max(0, until - System.nanoTime())));
     }
 
     private static boolean listsLegacy(JsonNode supported) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.ProtocolVersion;
+import dev.mcpx.protocol.RequestTimeoutException;
 import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
 import dev.mcpx.testkit.legacy.RecordedRequest;
 import dev.mcpx.transport.UpstreamEndpoint;
@@ -63,6 +64,29 @@ class LegacyHandshakeTest {
             assertThat(sequence.subList(reinitialized, sequence.size()))
                     .as("after the re-initialize, the retried call follows the new listen GET")
                     .containsSubsequence("notifications/initialized", "GET", "tools/call");
+        }
+    }
+
+    /** Waiting for the listen GET spends the deadline of the call that re-initializes, no more. */
+    @Test
+    void aStalledListenGetCostsAReinitializingCallAtMostItsTimeout() {
+        try (LegacyHttpUpstream upstream = LegacyHttpUpstream.started();
+             McpClient client = McpClient.builder(new UpstreamEndpoint.Http(upstream.url(), Map.of(),
+                             UpstreamEndpoint.HttpKind.STREAMABLE))
+                     .protocolVersion(ProtocolVersion.V2025_11_25).requestTimeout(Duration.ofSeconds(2))
+                     .build().connect()) {
+            upstream.listenAnswerDelay(Duration.ofSeconds(60));
+            upstream.forgetSessions();
+
+            long start = System.nanoTime();
+            try {
+                client.callTool("echo", Json.object().put("text", "late"), RequestOptions.defaults());
+            } catch (RequestTimeoutException e) {
+                // the GET took the call's time: a timeout, in time, is the answer
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(took).as("the call's 2 s, not the 10 s connect timeout").isLessThan(Duration.ofSeconds(6));
+            assertThat(upstream.initializeCount()).isEqualTo(2);
         }
     }
 }

@@ -221,7 +221,7 @@ final class LegacyHttpTransport implements Transport {
     }
 
     @Override
-    public void sessionReady() {
+    public void sessionReady(java.time.Duration within) {
         ListenStream opened;
         synchronized (this) {
             stopListening();
@@ -232,9 +232,9 @@ final class LegacyHttpTransport implements Transport {
             listenStream = opened;
             Thread.ofVirtual().name("mcpx-legacy-listen").start(opened);
         }
-        if (!opened.awaitFirstAnswer(options.connectTimeout())) {
-            LOG.debug("{}: the listen stream got no answer within {}; going on without waiting",
-                    description(), options.connectTimeout());
+        java.time.Duration limit = within.compareTo(options.connectTimeout()) < 0 ? within : options.connectTimeout();
+        if (!opened.awaitFirstAnswer(limit)) {
+            LOG.debug("{}: the listen stream got no answer within {}; going on without waiting", description(), limit);
         }
     }
 

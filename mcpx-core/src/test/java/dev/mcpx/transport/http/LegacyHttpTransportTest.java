@@ -75,7 +75,7 @@ class LegacyHttpTransportTest {
         assertThat(events.result(id).result().path("protocolVersion").asString()).isEqualTo("2025-11-25");
         transport.handshakeCompleted(ProtocolVersion.V2025_11_25);
         transport.send(Outbound.of(new Notification("notifications/initialized", null)));
-        transport.sessionReady();
+        transport.sessionReady(Duration.ofSeconds(10));
         return transport.sessionId().orElseThrow();
     }
 
