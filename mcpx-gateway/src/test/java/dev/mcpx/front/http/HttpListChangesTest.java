@@ -89,15 +89,46 @@ class HttpListChangesTest {
                     .header("Mcp-Session-Id", legacy.sessionId()).GET().build(), HttpResponse.BodyHandlers.ofLines())
                     .thenAcceptAsync(response -> response.body().forEach(lines::add), ON_VIRTUAL_THREAD);
             await().atMost(Duration.ofSeconds(10)).until(() -> upstream.openSubscriptions() >= 1);
-            Thread.sleep(500);
+            awaitLine(lines, "id:");
+            // a list change from the start-up may still be on its way: what counts comes after the push
             lines.clear();
 
             upstream.putEchoTool("{\"name\": \"fresh_tool\", \"inputSchema\": {\"type\": \"object\"}}");
             upstream.pushToolsListChanged();
 
             assertThat(awaitLine(lines, "notifications/tools/list_changed")).isNotNull();
-            assertThat(legacy.request("tools/list", null).reply().toString()).contains("mh__fresh_tool");
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                    assertThat(legacy.request("tools/list", null).reply().toString()).contains("mh__fresh_tool"));
         }
+    }
+
+    /**
+     * A modern (2026-07-28) stdio server says its tools changed only on a {@code subscriptions/listen}
+     * (Python SDK 2.x and FastMCP 4 servers are such): the gateway keeps one open over stdio too, so
+     * hosts hear list_changed and see the new tool instead of a catalogue stale for good.
+     */
+    @Test
+    void aModernStdioUpstreamsNewToolReachesHosts() throws Exception {
+        gateway = Gateway.start(TestGateways.config(TestGateways.fake("py", "--era", "modern")), TestGateways.settings(), Map.of());
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
+        HttpHost legacy = HttpHost.legacy(front.mcpUri());
+        legacy.initialize();
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(legacy.request("tools/list", null).reply().toString()).contains("py__echo"));
+        assertThat(gateway.status().get(0).era()).isEqualTo("modern");
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        legacy.client().sendAsync(HttpRequest.newBuilder(front.mcpUri()).header("Accept", "text/event-stream")
+                .header("Mcp-Session-Id", legacy.sessionId()).GET().build(), HttpResponse.BodyHandlers.ofLines())
+                .thenAcceptAsync(response -> response.body().forEach(lines::add), ON_VIRTUAL_THREAD);
+        awaitLine(lines, "id:");
+        lines.clear();
+
+        assertThat(legacy.call("py__add_tool", Json.object().put("name", "fresh")).text()).isEqualTo("added");
+
+        assertThat(awaitLine(lines, "notifications/tools/list_changed")).isNotNull();
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(legacy.request("tools/list", null).reply().toString()).contains("py__fresh"));
+        assertThat(legacy.call("py__fresh", Json.object()).text()).isEqualTo("ran fresh");
     }
 
     private static String awaitLine(BlockingQueue<String> lines, String containing) throws InterruptedException {
