@@ -173,7 +173,7 @@ public final class McpClient implements AutoCloseable {
         requireConnected();
         counters.requests.incrementAndGet();
         try {
-            return requestWithRecovery(method, params, options);
+            return requestWithRecovery(method, params, IncreasingProgress.guard(options));
         } catch (McpException e) {
             counters.errors.incrementAndGet();
             throw e;

@@ -71,6 +71,21 @@ class StreamReissueTest {
         return new HashSet<>(upstream.requestIds(name)).size();
     }
 
+    /** Each attempt's stream starts its progress at 1 again; the caller still sees it only increase. */
+    @Test
+    void progressOnlyIncreasesAcrossAReissue() {
+        connect(Map.of());
+        upstream.breakStream("read_only_tool", 1);
+        List<Double> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        JsonNode result = client.callTool("read_only_tool", Json.object().put("text", "hi"),
+                RequestOptions.defaults().withProgress(params -> progress.add(params.path("progress").asDouble())));
+
+        assertThat(text(result)).isNotEmpty();
+        assertThat(upstream.executions("read_only_tool")).as("re-issued once").isEqualTo(2);
+        assertThat(progress).as("what the caller heard").containsExactly(1.0);
+    }
+
     @Test
     void connectsInTheModernEra() {
         connect(Map.of());
