@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.front.http.HttpFront;
+import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.gateway.HttpHost.Exchange;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
@@ -42,7 +43,7 @@ class DegradedUpstreamTest {
         try (LegacyHttpUpstream legacy = LegacyHttpUpstream.started().sessionLossAnswer(answer).responseMode(mode);
              Gateway gateway = Gateway.start(TestGateways.config(UpstreamConfig.of("remote",
                      UpstreamEndpoint.Http.of(legacy.url().toString()))), TestGateways.settings(), Map.of());
-             HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200))) {
+             HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200))) {
             gateway.pool().awaitFirstAttempts(Duration.ofSeconds(60));
             HttpHost host = HttpHost.modern(front.mcpUri());
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
@@ -82,7 +83,7 @@ class DegradedUpstreamTest {
         try (ModernHttpUpstream modern = ModernHttpUpstream.start();
              Gateway gateway = Gateway.start(TestGateways.config(UpstreamConfig.of("remote",
                      UpstreamEndpoint.Http.of(modern.url().toString()))), TestGateways.settings(), Map.of());
-             HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200))) {
+             HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200))) {
             gateway.pool().awaitFirstAttempts(Duration.ofSeconds(60));
             HttpHost host = HttpHost.modern(front.mcpUri());
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
