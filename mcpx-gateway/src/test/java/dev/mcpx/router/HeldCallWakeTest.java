@@ -29,10 +29,10 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A modern host's call to a legacy upstream is woken by the upstream's result and asks, not by
  * a poll: with the cancellation poll set to an hour, every call still answers (a waiter that
- * only looked between polls would keep the host waiting past its 60 s request timeout).
+ * only looked between polls would keep the host waiting for good: its SSE response has begun, so no HTTP timeout ends it).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Timeout(value = 180, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HeldCallWakeTest {
 
     private ConformanceUpstream legacy;
