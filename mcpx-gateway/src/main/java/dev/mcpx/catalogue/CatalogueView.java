@@ -13,9 +13,8 @@ import tools.jackson.databind.node.ObjectNode;
 /** One immutable merged view of every upstream's lists, with the routes back. */
 record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> tools,
                      Map<String, Route> prompts, Map<String, Route> resources,
-                     List<Map.Entry<UriTemplate, String>> templates, List<Collision> collisions) {
-
-    static final String SEPARATOR = "__";
+                     List<Map.Entry<UriTemplate, String>> templates, List<Collision> collisions,
+                     List<ShortName> shortNames) {
 
     static CatalogueView empty() {
         return build(List.of());
@@ -30,6 +29,7 @@ record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> t
         List<Map.Entry<UriTemplate, String>> templates = new ArrayList<>();
         Map<String, String> templateOwners = new HashMap<>();
         List<Collision> collisions = new ArrayList<>();
+        List<ShortName> shortNames = new ArrayList<>();
         for (ListKind kind : ListKind.values()) {
             lists.put(kind, new ArrayList<>());
         }
@@ -42,7 +42,12 @@ record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> t
                     if (key == null) {
                         continue;
                     }
-                    String exposed = kind.namespaced() ? exposedName(part.prefix(), key) : key;
+                    ExposedName name = switch (kind) {
+                        case TOOLS -> ExposedName.tool(part.prefix(), key);
+                        case PROMPTS -> ExposedName.prompt(part.prefix(), key);
+                        case RESOURCES, RESOURCE_TEMPLATES -> new ExposedName(key, key);
+                    };
+                    String exposed = name.shown();
                     Map<String, ?> owners = switch (kind) {
                         case TOOLS -> tools;
                         case PROMPTS -> prompts;
@@ -54,6 +59,9 @@ record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> t
                         String kept = owner instanceof Route route ? route.upstream() : owner.toString();
                         collisions.add(new Collision(kind, exposed, kept, part.upstream()));
                         continue;
+                    }
+                    if (name.isShortened()) {
+                        shortNames.add(new ShortName(part.upstream(), exposed, name.full()));
                     }
                     Route route = new Route(part.upstream(), key);
                     switch (kind) {
@@ -71,11 +79,7 @@ record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> t
         }
         lists.replaceAll((kind, items) -> List.copyOf(items));
         return new CatalogueView(lists, Map.copyOf(tools), Map.copyOf(prompts), Map.copyOf(resources),
-                List.copyOf(templates), List.copyOf(collisions));
-    }
-
-    static String exposedName(String prefix, String name) {
-        return prefix.isEmpty() ? name : prefix + SEPARATOR + name;
+                List.copyOf(templates), List.copyOf(collisions), List.copyOf(shortNames));
     }
 
     private static ObjectNode renamed(ObjectNode item, String exposed) {

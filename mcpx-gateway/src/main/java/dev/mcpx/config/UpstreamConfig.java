@@ -48,11 +48,6 @@ public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String pref
                 .maxMessageChars(limits.maxMessageBytes()).maxSseEventBytes(limits.maxSseEventBytes());
     }
 
-    /** The name hosts see for one of this upstream's tools or prompts. */
-    public String exposedName(String original) {
-        return prefix.isEmpty() ? original : prefix + "__" + original;
-    }
-
     /** "stdio", "http" or "sse": the transport family, as {@code /status} shows it. */
     public String transport() {
         return switch (endpoint) {
