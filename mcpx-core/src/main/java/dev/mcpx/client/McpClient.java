@@ -470,7 +470,7 @@ public final class McpClient implements AutoCloseable {
         private final Transport transport;
         private String name = "upstream";
         private String clientName = "mcpx";
-        private String clientVersion = "0.1.0";
+        private String clientVersion = McpxVersion.current();
         private ObjectNode capabilities = Json.object();
         private Duration requestTimeout = Duration.ofSeconds(60);
         private Duration probeTimeout = Duration.ofSeconds(3);
