@@ -148,6 +148,8 @@ public final class McpClient implements AutoCloseable {
 
     private void attach(Transport candidate) {
         transport = candidate;
+        // the death of a transport that was replaced is not this one's
+        closedBy = null;
         candidate.start(event -> inbound.onTransportEvent(candidate, event));
     }
 
@@ -375,6 +377,11 @@ public final class McpClient implements AutoCloseable {
         @Override
         public Transport transport() {
             return transport;
+        }
+
+        @Override
+        public boolean transportClosed() {
+            return closedBy != null;
         }
 
         @Override

@@ -30,7 +30,9 @@ import tools.jackson.databind.node.ObjectNode;
  * offers the resource {@code fake://note} with {@code resources/subscribe}, and the tool
  * {@code touch} {uri}, which sends {@code notifications/resources/updated} when it is subscribed);
  * {@code --id-last} (writes each answer's members in the TypeScript SDK's order,
- * {@code {"result":...,"jsonrpc":"2.0","id":N}}, id last).
+ * {@code {"result":...,"jsonrpc":"2.0","id":N}}, id last); {@code --initialize-first} (exits with
+ * code 1 when its first request is anything but {@code initialize}, a {@code server/discover}
+ * probe included, as some legacy servers do).
  *
  * <p>Tools: {@code echo} {text}, {@code add} {a,b}, {@code sleep} {ms}, {@code progress} {steps}
  * (progress notifications before the result), {@code die} {code} (exits at once, without
@@ -92,6 +94,7 @@ public final class StdioFakeServer {
         boolean garbage = false;
         boolean resources = false;
         boolean idLast = false;
+        boolean initializeFirst = false;
         Path ledger = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -100,6 +103,7 @@ public final class StdioFakeServer {
                 case "--garbage" -> garbage = true;
                 case "--resources" -> resources = true;
                 case "--id-last" -> idLast = true;
+                case "--initialize-first" -> initializeFirst = true;
                 case "--ledger" -> ledger = Path.of(args[++i]);
                 case "--stderr" -> System.err.println(args[++i]);
                 case "--start-delay" -> Thread.sleep(Long.parseLong(args[++i]));
@@ -112,14 +116,29 @@ public final class StdioFakeServer {
         server.idLast = idLast;
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
+        boolean first = true;
         while ((line = in.readLine()) != null) {
             String message = line;
+            if (initializeFirst && first && !"initialize".equals(methodOf(message))) {
+                System.err.println("fake server: the first request must be initialize, got " + methodOf(message));
+                System.err.flush();
+                System.exit(1);
+            }
+            first = false;
             Thread.ofVirtual().start(() -> server.handle(message));
             if (asksToGoDeaf(message)) {
                 Thread.sleep(Long.MAX_VALUE);
             }
         }
         System.exit(0);
+    }
+
+    private static String methodOf(String line) {
+        try {
+            return JSON.readTree(line).path("method").asString("");
+        } catch (RuntimeException e) {
+            return "";
+        }
     }
 
     private static boolean asksToGoDeaf(String line) {
