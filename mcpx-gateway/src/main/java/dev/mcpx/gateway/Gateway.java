@@ -98,9 +98,13 @@ public final class Gateway implements AutoCloseable {
         return pool.status();
     }
 
-    /** Stops watching, stops every upstream and reaps their processes. */
+    /**
+     * Stops watching, stops every upstream and reaps their processes. A second caller waits for
+     * the first: the shutdown hook a host's SIGTERM runs must not let the JVM halt while a close
+     * that began when stdin closed still waits on a child, which would be left running.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (watcher != null) {
             watcher.close();
         }

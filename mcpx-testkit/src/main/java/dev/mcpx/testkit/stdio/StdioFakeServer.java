@@ -32,7 +32,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code --id-last} (writes each answer's members in the TypeScript SDK's order,
  * {@code {"result":...,"jsonrpc":"2.0","id":N}}, id last); {@code --initialize-first} (exits with
  * code 1 when its first request is anything but {@code initialize}, a {@code server/discover}
- * probe included, as some legacy servers do).
+ * probe included, as some legacy servers do); {@code --ignore-eof} (keeps running after stdin
+ * closes, until a signal, as servers with a timer of their own do).
  *
  * <p>Tools: {@code echo} {text}, {@code add} {a,b}, {@code sleep} {ms}, {@code progress} {steps}
  * (progress notifications before the result), {@code die} {code} (exits at once, without
@@ -95,6 +96,7 @@ public final class StdioFakeServer {
         boolean resources = false;
         boolean idLast = false;
         boolean initializeFirst = false;
+        boolean ignoreEof = false;
         Path ledger = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -104,6 +106,7 @@ public final class StdioFakeServer {
                 case "--resources" -> resources = true;
                 case "--id-last" -> idLast = true;
                 case "--initialize-first" -> initializeFirst = true;
+                case "--ignore-eof" -> ignoreEof = true;
                 case "--ledger" -> ledger = Path.of(args[++i]);
                 case "--stderr" -> System.err.println(args[++i]);
                 case "--start-delay" -> Thread.sleep(Long.parseLong(args[++i]));
@@ -129,6 +132,9 @@ public final class StdioFakeServer {
             if (asksToGoDeaf(message)) {
                 Thread.sleep(Long.MAX_VALUE);
             }
+        }
+        if (ignoreEof) {
+            Thread.sleep(Long.MAX_VALUE);
         }
         System.exit(0);
     }
