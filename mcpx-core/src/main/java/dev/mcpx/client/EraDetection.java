@@ -120,7 +120,7 @@ final class EraDetection {
             if (!link.transportClosed()) {
                 throw e;
             }
-            log.info("{}: the child exited on the server/discover probe ({}); starting it again and speaking legacy",
+            log.info("{}: the child exited during the server/discover probe ({}); starting it again and speaking legacy",
                     name, e.getMessage());
             connectLegacyOn(opener.open(endpoint, Wire.STDIO));
             return;

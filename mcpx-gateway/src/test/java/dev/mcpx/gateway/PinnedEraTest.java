@@ -36,7 +36,7 @@ import tools.jackson.databind.node.ObjectNode;
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PinnedEraTest {
 
-    private static final String PROBE_EXIT = "exited on the server/discover probe";
+    private static final String PROBE_EXIT = "exited during the server/discover probe";
 
     @TempDir
     Path dir;
