@@ -402,7 +402,9 @@ public final class Upstream {
         lock.lock();
         try {
             while (true) {
-                switch (state) {
+                // a child that just died still reads as up until its Closed event restarts it: wait for that
+                UpstreamState seen = state == UpstreamState.UP && !client.isOpen() ? UpstreamState.RESTARTING : state;
+                switch (seen) {
                     case UP -> {
                         return client;
                     }
@@ -412,7 +414,7 @@ public final class Upstream {
                         }
                         long left = deadlineNanos - System.nanoTime();
                         if (left <= 0) {
-                            throw unavailable("is still " + state.label()
+                            throw unavailable("is still " + seen.label()
                                     + (reason == null ? "" : " (" + reason + ")"));
                         }
                         try {
