@@ -10,7 +10,8 @@
 #       PORT=3001 "$MCPX_NODE" "$MCPX_SERVER_EVERYTHING" streamableHttp   -> http://localhost:3001/mcp
 #   streamableHttp reads `process.env.PORT || 3001` and calls express app.listen(PORT) with no
 #   host, so it binds every interface (IPv4 and IPv6) and defaults to 3001. PORT=0 does bind an
-#   ephemeral port but the log line still says "port 0", so callers pick a free port themselves.
+#   ephemeral port but the log line still says "port 0": the testkit's EverythingHttpServer
+#   preloads a script that prints the real one (never probe for a free port).
 #   It logs "MCP Streamable HTTP Server listening on port N" on stderr once ready.
 #   (`sse` mode, the deprecated HTTP+SSE transport, uses the same PORT rule, endpoint /sse.)
 

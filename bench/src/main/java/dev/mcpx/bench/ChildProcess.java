@@ -1,19 +1,34 @@
 package dev.mcpx.bench;
 
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
-/** A server under test run as its own process, output to a log file, ended with its descendants. */
+/**
+ * A server under test run as its own process, output to a log file, ended with its descendants.
+ * Servers bind port 0 and say where they listen on a line of their output: {@link #awaitListening}
+ * reads it (no probing for a free port), and fails at once when the process exits first.
+ */
 final class ChildProcess implements AutoCloseable {
 
     private final String name;
     private final Process process;
     private final Path log;
+    private final CompletableFuture<String> listening = new CompletableFuture<>();
 
     private ChildProcess(String name, Process process, Path log) {
         this.name = name;
@@ -21,17 +36,51 @@ final class ChildProcess implements AutoCloseable {
         this.log = log;
     }
 
-    static ChildProcess start(String name, List<String> command, Map<String, String> env, Path logDir) {
+    /**
+     * Starts {@code command}; its output goes to {@code logDir/name.log}, and the first line that
+     * {@code listeningLine} finds gives {@link #awaitListening} its first group.
+     */
+    static ChildProcess start(String name, List<String> command, Map<String, String> env, Path logDir,
+                              Function<String, Optional<String>> listeningLine) {
         try {
             Files.createDirectories(logDir);
             Path log = logDir.resolve(name + ".log");
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(log.toFile());
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
             builder.environment().putAll(env);
-            return new ChildProcess(name, builder.start(), log);
+            ChildProcess child = new ChildProcess(name, builder.start(), log);
+            Thread.ofVirtual().name(name + "-output").start(() -> child.copyOutput(listeningLine));
+            return child;
         } catch (IOException e) {
             throw new IllegalStateException("cannot start " + name + ": " + command, e);
         }
+    }
+
+    /** What the listening line said (a URL or a port), once the process printed it. */
+    String awaitListening(Duration timeout) throws InterruptedException {
+        try {
+            return listening.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException(name + " said nowhere that it listens within " + timeout + "; see " + log);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(name + " exited before it listened; see " + log, e.getCause());
+        }
+    }
+
+    private void copyOutput(Function<String, Optional<String>> listeningLine) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+             BufferedWriter out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                out.write(line);
+                out.newLine();
+                out.flush();
+                if (!listening.isDone()) {
+                    listeningLine.apply(line).ifPresent(listening::complete);
+                }
+            }
+        } catch (IOException e) {
+            // the process went away; the future below says so
+        }
+        listening.completeExceptionally(new IllegalStateException(name + " ended its output"));
     }
 
     long pid() {

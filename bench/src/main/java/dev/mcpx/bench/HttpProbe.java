@@ -1,8 +1,6 @@
 package dev.mcpx.bench;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -50,20 +48,5 @@ final class HttpProbe {
             Thread.sleep(pollMillis);
         }
         throw new IllegalStateException(url + " answered no initialize in " + timeout + " (last: " + last + ")");
-    }
-
-    /** Waits until {@code url}'s port accepts a TCP connection (a probe that opens no MCP session). */
-    static void awaitPort(URI url, Duration timeout, ChildProcess child) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            child.requireAlive();
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress(url.getHost(), url.getPort()), 1000);
-                return;
-            } catch (IOException e) {
-                Thread.sleep(20);
-            }
-        }
-        throw new IllegalStateException(url + " did not accept connections in " + timeout);
     }
 }

@@ -72,6 +72,8 @@ final class EraDetection {
     /** The HTTP wire in use (null on stdio or a given transport), and how long its discovery may be shared. */
     private volatile Wire wire;
     private volatile Duration shareableFor;
+    /** The deadline of the request whose failure is being re-detected: no probe outlives it. */
+    private volatile Deadline bound;
 
     EraDetection(String name, UpstreamEndpoint endpoint, TransportOpener opener, EraCache cache,
                  ProtocolVersion pinnedVersion, Duration requestTimeout, Duration probeTimeout,
@@ -152,7 +154,16 @@ final class EraDetection {
      * found it, when its fresh answer names another wire than this client's; else by probing
      * from scratch, replacing the cached answer.
      */
-    void redetect() {
+    void redetect(Deadline deadline) {
+        bound = deadline;
+        try {
+            redetectHttp();
+        } finally {
+            bound = null;
+        }
+    }
+
+    private void redetectHttp() {
         UpstreamEndpoint.Http http = (UpstreamEndpoint.Http) endpoint;
         Wire failed = wire;
         cache.probingAlone(http, () -> {
@@ -341,7 +352,7 @@ final class EraDetection {
      */
     private boolean discover(Duration timeout) {
         ProtocolVersion offer = pinnedVersion != null ? pinnedVersion : ProtocolVersion.LATEST_MODERN;
-        RequestOptions options = RequestOptions.defaults().withTimeout(timeout);
+        RequestOptions options = RequestOptions.defaults().withTimeout(within(timeout));
         for (int attempt = 0; attempt < 2; attempt++) {
             try {
                 JsonNode result = link.exchange(Methods.DISCOVER, null, options, offer);
@@ -399,12 +410,24 @@ final class EraDetection {
 
     /** The legacy handshake; the same code serves the first connect and every re-initialize. */
     void initialize(ProtocolVersion offer) {
+        initialize(offer, within(requestTimeout));
+    }
+
+    /** {@code wanted}, cut to what the request being re-detected for has left. */
+    private Duration within(Duration wanted) {
+        Deadline d = bound;
+        return d == null || d.remaining().compareTo(wanted) >= 0 ? wanted : d.remaining();
+    }
+
+    /** The legacy handshake within {@code timeout} (a re-initialize spends its request's deadline). */
+    void initialize(ProtocolVersion offer, Duration timeout) {
+        long until = System.nanoTime() + timeout.toNanos();
         ObjectNode params = Json.object();
         params.put("protocolVersion", offer.wire());
         params.set("capabilities", capabilities.deepCopy());
         params.set("clientInfo", clientInfo.deepCopy());
         JsonNode result = resends.handshake(Methods.INITIALIZE,
-                () -> link.exchange(Methods.INITIALIZE, params, RequestOptions.defaults(), null));
+                () -> link.exchange(Methods.INITIALIZE, params, RequestOptions.defaults().withTimeout(timeout), null));
         String chosen = Json.text(result, "protocolVersion");
         ProtocolVersion version = chosen == null ? null : ProtocolVersion.fromWire(chosen)
                 .filter(v -> v.era() == Era.LEGACY).orElse(null);
@@ -417,6 +440,7 @@ final class EraDetection {
                 Json.objectAt(result, "capabilities"), Json.text(result, "instructions")));
         link.transport().handshakeCompleted(version);
         link.notify(Methods.INITIALIZED, null);
+        link.transport().sessionReady(Duration.ofNanos(Math.max(0, until - System.nanoTime())));
     }
 
     private static boolean listsLegacy(JsonNode supported) {

@@ -15,8 +15,8 @@ import dev.mcpx.transport.http.LegacyHttpTransports;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,9 +30,8 @@ import org.slf4j.LoggerFactory;
  * <p>Such a refusal means the request did not run, so after a switch it is sent once more.
  * Requests still in flight on the replaced transport may have run: they fail with
  * {@link StreamLostException}, and the recovery phases decide about them as for any lost stream
- * (a destructive tool is not repeated). A request that meets the wrong era again right after a
- * switch fails with a clear error: one re-probe per request, so a server that flips on every
- * request cannot make the client loop.
+ * (a destructive tool is not repeated). Whether to switch is {@link Recovery}'s decision: once
+ * per request, and an era that flips back right after a switch is a condition, not a loop.
  */
 final class EraSwitch {
 
@@ -69,6 +68,7 @@ final class EraSwitch {
     private final Consumer<ClientEvent> events;
     private final Link link;
     private final Map<RequestId, Transport> inFlight = new ConcurrentHashMap<>();
+    private final AtomicLong reprobes = new AtomicLong();
 
     EraSwitch(String name, EraDetection detection, SessionRecovery sessions, ClientCounters counters,
               Consumer<ClientEvent> events, Link link) {
@@ -96,51 +96,13 @@ final class EraSwitch {
     }
 
     /**
-     * Runs one request ({@code send} is the whole recovery-aware request); when its failure says
-     * the upstream now speaks the other era, re-probes once and, if the era did change, sends it
-     * once more.
-     */
-    <T> T run(Supplier<T> send) {
-        Transport seen = link.transport();
-        ServerDescription seenServer = link.server();
-        try {
-            return send.get();
-        } catch (McpException e) {
-            if (!(e.getCause() instanceof Replaced)) {
-                if (!detection.mayRedetect() || !suggestsOtherEra(seenServer.era(), e) || !switchFrom(seen, seenServer, e)) {
-                    throw e;
-                }
-            }
-            return sendAgain(send);
-        }
-    }
-
-    private <T> T sendAgain(Supplier<T> send) {
-        try {
-            return send.get();
-        } catch (McpException again) {
-            Era now = link.server().era();
-            if (again.getCause() instanceof Replaced) {
-                throw new UpstreamUnavailableException(name + ": the connection to the upstream was replaced twice"
-                        + " while this request waited to be sent (its era keeps changing); not trying a third time", again);
-            }
-            if (suggestsOtherEra(now, again)) {
-                throw new UpstreamUnavailableException(name + ": upstream changed era again right after the client"
-                        + " switched to " + label(now) + " (" + again.getMessage() + "); not re-probing twice for one request",
-                        again);
-            }
-            throw again;
-        }
-    }
-
-    /**
      * Re-probes unless another request already replaced {@code seen}. True when the era is now
      * the other one, so the request is worth sending again.
      */
-    private boolean switchFrom(Transport seen, ServerDescription seenServer, McpException signal) {
+    boolean switchFrom(Transport seen, ServerDescription seenServer, McpException signal, Deadline deadline) {
         Outcome[] outcome = {Outcome.KEPT};
-        boolean probed = sessions.replace(() -> link.transport() == seen, () -> {
-            outcome[0] = reprobe(seen, seenServer, signal);
+        boolean probed = sessions.replace(deadline, () -> link.transport() == seen, () -> {
+            outcome[0] = reprobe(seen, seenServer, signal, deadline);
             return outcome[0] != Outcome.KEPT;
         });
         return probed ? outcome[0] == Outcome.SWITCHED : link.server().era() != seenServer.era();
@@ -156,10 +118,23 @@ final class EraSwitch {
         SWITCHED
     }
 
-    private Outcome reprobe(Transport old, ServerDescription before, McpException signal) {
+    /** How many re-probes finished, whatever they found (one under way is not counted: its waiters join it). */
+    long reprobes() {
+        return reprobes.get();
+    }
+
+    private Outcome reprobe(Transport old, ServerDescription before, McpException signal, Deadline deadline) {
+        try {
+            return reprobeOnce(old, before, signal, deadline);
+        } finally {
+            reprobes.incrementAndGet();
+        }
+    }
+
+    private Outcome reprobeOnce(Transport old, ServerDescription before, McpException signal, Deadline deadline) {
         Wire oldWire = detection.wire();
         try {
-            detection.redetect();
+            detection.redetect(deadline);
         } catch (RuntimeException failure) {
             link.restore(old, before);
             detection.restoreWire(oldWire);

@@ -75,13 +75,13 @@ final class Exchange {
                 : cancellation.onCancel(reason -> pending.fail(id, new RequestCancelledException(reason)));
         Transport t = transport.get();
         Duration timeout = options.timeout() != null ? options.timeout() : requestTimeout;
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(method, timeout);
         try {
             Outbound outbound = new Outbound(new Request(id, method, sent), catalogues.paramHeaders(t, method, sent), timeout);
             if (Methods.INITIALIZE.equals(method)) {
                 t.send(outbound);
             } else {
-                sessions.send(generation -> {
+                sessions.send(deadline, generation -> {
                     attempt.generation = generation;
                     if (transport.get() != t) {
                         throw EraSwitch.replacedBeforeSending(name);
@@ -90,7 +90,10 @@ final class Exchange {
                     t.send(outbound);
                 });
             }
-            JsonRpcMessage reply = await(waiter, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            JsonRpcMessage reply = await(waiter, deadline.remaining());
+            if (!Methods.INITIALIZE.equals(method)) {
+                sessions.answered(attempt.generation);
+            }
             return switch (reply) {
                 case Result result -> result.result();
                 case ErrorResponse error -> throw new McpErrorException(error.error());

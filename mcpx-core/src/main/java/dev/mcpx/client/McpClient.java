@@ -2,7 +2,6 @@ package dev.mcpx.client;
 
 import dev.mcpx.client.Exchange.Attempt;
 import dev.mcpx.protocol.Era;
-import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcCodec;
 import dev.mcpx.protocol.JsonRpcMessage.Notification;
@@ -12,7 +11,6 @@ import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.protocol.SessionExpiredException;
-import dev.mcpx.protocol.StreamLostException;
 import dev.mcpx.protocol.ToolDescriptor;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.transport.Outbound;
@@ -37,7 +35,9 @@ import tools.jackson.databind.node.ObjectNode;
  * retried once (Phase 1); a modern response stream that broke, or a POST of either era that got
  * no response at all (a dead kept-alive connection), is sent once more when a repeat is known to
  * be harmless (Phase 2, {@link Resends}); an HTTP upstream redeployed in the other era is probed
- * again once and spoken to in its new era ({@link EraSwitch}). Era detection itself is
+ * again once and spoken to in its new era ({@link EraSwitch}). What is recovered, and the
+ * bounds, are decided in one place, {@link Recovery}; a fault that repeats makes the client
+ * refuse requests at once until it heals ({@link #degradedReason}). Era detection itself is
  * {@link EraDetection}.
  */
 public final class McpClient implements AutoCloseable {
@@ -58,6 +58,8 @@ public final class McpClient implements AutoCloseable {
 
     private final PendingRequests pending = new PendingRequests();
     private final SessionRecovery sessions = new SessionRecovery();
+    private final FaultCondition condition;
+    private final Recovery recovery;
     private final ClientCounters counters = new ClientCounters();
     private final EraDetection detection;
     private final EraSwitch eraSwitch;
@@ -88,13 +90,16 @@ public final class McpClient implements AutoCloseable {
                 builder.maxSseEventBytes != null ? builder.maxSseEventBytes : builder.maxMessageChars), builder.eraCache,
                 pinnedVersion, requestTimeout, builder.probeTimeout, clientInfo, capabilities, resends, new DetectionLink());
         this.eraSwitch = new EraSwitch(name, detection, sessions, counters, this::emit, new SwitchLink());
+        this.condition = new FaultCondition(name, builder.conditionBackoff, builder.maxConditionBackoff);
         this.requestParams = new RequestParams(clientInfo, capabilities, serverRequests);
         this.catalogues = new Catalogues(name, this::request, this::era, () -> transport);
         this.exchange = new Exchange(name, pending, sessions, eraSwitch, resends, requestParams, catalogues,
                 requestTimeout, () -> transport);
-        this.subscriptions = new Subscriptions(name, builder.listenForChanges, requestTimeout, exchange,
+        this.subscriptions = new Subscriptions(name, builder.listenForChanges, requestTimeout, exchange, condition,
                 this::request, () -> server, () -> transport);
         this.inbound = new Inbound(name, pending, sessions, serverRequests, resends, requestTimeout, new InboundLink());
+        this.recovery = new Recovery(name, sessions, resends, catalogues::lookUpTool, detection::mayRedetect,
+                eraSwitch::reprobes, pinnedVersion, condition, this::probeSessions);
     }
 
     public static Builder builder(UpstreamEndpoint endpoint) {
@@ -158,7 +163,10 @@ public final class McpClient implements AutoCloseable {
     }
 
     /**
-     * Sends a request and waits for its result: the one choke point every request passes.
+     * Sends a request and waits for its result: the one choke point every request passes. The
+     * request gets one deadline (its timeout, else the client's), which every retry,
+     * re-initialize, re-issue and era switch below spends from; what is retried is
+     * {@link Recovery}'s decision.
      *
      * @throws McpException the typed reason there is no result (the upstream's JSON-RPC error,
      *                      a timeout, a cancellation, a lost stream, an unavailable upstream)
@@ -167,7 +175,7 @@ public final class McpClient implements AutoCloseable {
         requireConnected();
         counters.requests.incrementAndGet();
         try {
-            return eraSwitch.run(() -> requestWithRecovery(method, params, options));
+            return requestWithRecovery(method, params, options);
         } catch (McpException e) {
             counters.errors.incrementAndGet();
             throw e;
@@ -175,81 +183,134 @@ public final class McpClient implements AutoCloseable {
     }
 
     private JsonNode requestWithRecovery(String method, ObjectNode params, RequestOptions options) {
-        RecoveryBudget budget = RecoveryBudget.full();
+        Deadline deadline = Deadline.after(method, options.timeout() != null ? options.timeout() : requestTimeout);
+        Recovery.Attempts attempts = Recovery.Attempts.start(deadline);
+        boolean probe = recovery.admit(method, attempts, true);
+        try {
+            return attempt(method, params, options, deadline, attempts);
+        } catch (McpException e) {
+            if (probe) {
+                recovery.probeFailed();
+            }
+            throw e;
+        }
+    }
+
+    private JsonNode attempt(String method, ObjectNode params, RequestOptions options, Deadline deadline,
+                             Recovery.Attempts attempts) {
         ObjectNode current = params;
+        boolean first = true;
         while (true) {
-            Attempt attempt = new Attempt(era() == Era.MODERN ? server.protocolVersion() : null);
+            if (!first) {
+                recovery.admit(method, attempts, false);
+            }
+            first = false;
+            Transport seenTransport = transport;
+            ServerDescription seenServer = server;
+            Attempt attempt = new Attempt(seenServer.era() == Era.MODERN ? seenServer.protocolVersion() : null);
+            JsonNode result;
             try {
-                JsonNode result = exchange.run(method, current, options, attempt);
-                if (era() == Era.MODERN && ResultTypes.INPUT_REQUIRED.equals(Json.text(result, "resultType"))) {
-                    if (options.returnInputRequired()) {
-                        return result;
-                    }
-                    budget = budget.afterInputRound(method);
-                    current = requestParams.answerInputRequests(params, result, options);
-                    continue;
+                result = exchange.run(method, current, options.withTimeout(deadline.remaining()), attempt);
+            } catch (McpException failure) {
+                Recovery.Action action = recovery.decide(
+                        new Recovery.Failure(failure, method, current, seenServer.era(), attempt.generation,
+                                transport != seenTransport), attempts);
+                attempts = attempts.after(action);
+                recover(action, method, attempt, seenTransport, seenServer, deadline);
+                continue;
+            }
+            recovery.answered();
+            if (era() == Era.MODERN && ResultTypes.INPUT_REQUIRED.equals(Json.text(result, "resultType"))) {
+                if (options.returnInputRequired()) {
+                    return result;
                 }
-                return era() == Era.MODERN ? resultTypes.requireRecognized(method, result, requestParams.declared(options)) : result;
-            } catch (SessionExpiredException e) {
-                if (!budget.mayReinitialize() || era() != Era.LEGACY || Methods.INITIALIZE.equals(method)) {
-                    throw e;
+                attempts = attempts.afterInputRound(method);
+                current = requestParams.answerInputRequests(params, result, options);
+                continue;
+            }
+            return era() == Era.MODERN ? resultTypes.requireRecognized(method, result, requestParams.declared(options)) : result;
+        }
+    }
+
+    /** Carries out what {@link Recovery#decide} chose; returns to retry, throws to surface. */
+    private void recover(Recovery.Action action, String method, Attempt attempt, Transport seenTransport,
+                         ServerDescription seenServer, Deadline deadline) {
+        switch (action) {
+            case Recovery.Action.Surface surface -> throw surface.error();
+            case Recovery.Action.Retry retry -> log.debug("{}: {} never left; sending it on the new connection", name, method);
+            case Recovery.Action.ReinitializeThenRetry reinit -> {
+                if (recoverSession(reinit.seenGeneration(), reinit.deadSessionId(), deadline)
+                        == SessionRecovery.Outcome.LOST_RIGHT_AFTER_INITIALIZE) {
+                    throw recovery.sessionsLostRightAfterInitialize(method, null);
                 }
-                budget = budget.afterReinitialize();
-                recoverSession(attempt.generation, e.sessionId());
-            } catch (StreamLostException e) {
-                if (!budget.mayReissue() || !resends.mayReissue(era(), e, method, current, catalogues::lookUpTool)) {
-                    throw e;
+            }
+            case Recovery.Action.Reissue reissue -> resends.reissuing(method, attempt.id, reissue.lost());
+            case Recovery.Action.RefreshToolsThenRetry refresh -> {
+                log.info("{}: header mismatch on {}; refreshing tools/list and retrying once", name, method);
+                catalogues.invalidate(CatalogueKind.TOOLS);
+                listTools();
+            }
+            case Recovery.Action.AdoptVersionThenRetry adopt -> {
+                ServerDescription now = server;
+                // the same version again is a plain retry: the correction budget allows it once per request
+                if (adopt.version() != now.protocolVersion()) {
+                    server = new ServerDescription(now.era(), adopt.version(), now.serverInfo(), now.capabilities(),
+                            now.instructions());
                 }
-                budget = budget.afterReissue();
-                resends.reissuing(method, attempt.id, e);
-            } catch (McpErrorException e) {
-                if (era() != Era.MODERN || !budget.mayCorrect()) {
-                    throw e;
-                }
-                if (e.code() == ErrorCodes.HEADER_MISMATCH && Methods.TOOLS_CALL.equals(method)) {
-                    budget = budget.afterCorrection();
-                    log.info("{}: header mismatch on {}; refreshing tools/list and retrying once", name, method);
-                    catalogues.invalidate(CatalogueKind.TOOLS);
-                    listTools();
-                } else if (e.code() == ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION && adoptSupportedVersion(e)) {
-                    budget = budget.afterCorrection();
-                } else {
-                    throw e;
+            }
+            case Recovery.Action.SwitchEra switchEra -> {
+                if (!eraSwitch.switchFrom(seenTransport, seenServer, switchEra.signal(), deadline)) {
+                    throw switchEra.signal();
                 }
             }
         }
     }
 
-    private boolean adoptSupportedVersion(McpErrorException e) {
-        JsonNode data = e.error().data();
-        ProtocolVersion chosen = EraDetection.chooseModern(data == null ? null : data.path("supported"));
-        ServerDescription current = server;
-        if (chosen == null || pinnedVersion != null && chosen != pinnedVersion) {
-            return false;
-        }
-        // the same version again is a plain retry: the correction budget allows it once per request
-        if (chosen != current.protocolVersion()) {
-            server = new ServerDescription(current.era(), chosen, current.serverInfo(), current.capabilities(), current.instructions());
-        }
-        return true;
-    }
-
-    private void recoverSession(long seenGeneration, String deadSessionId) {
+    private SessionRecovery.Outcome recoverSession(long seenGeneration, String deadSessionId, Deadline deadline) {
         Transport t = transport;
-        boolean reinitialized = sessions.recover(seenGeneration, () -> {
+        SessionRecovery.Outcome outcome = sessions.recover(seenGeneration, deadline, () -> {
             t.expireSession(deadSessionId);
-            detection.initialize(server.protocolVersion());
+            detection.initialize(server.protocolVersion(), deadline.remaining());
         });
-        if (reinitialized) {
-            counters.reinitializations.incrementAndGet();
+        if (outcome == SessionRecovery.Outcome.REINITIALIZED) {
             log.info("{}: upstream forgot session {}; re-initialized, session generation {}", name,
                     SessionExpiredException.redact(deadSessionId), sessions.generation());
-            emit(new ClientEvent.Reinitialized(sessions.generation()));
-            subscriptions.resubscribeLegacy();
-            for (CatalogueKind kind : CatalogueKind.values()) {
-                listChanged(kind);
-            }
+            reinitialized();
         }
+        return outcome;
+    }
+
+    /** A new session replaced a dead one: what hung on the old one is asked for again. */
+    private void reinitialized() {
+        counters.reinitializations.incrementAndGet();
+        emit(new ClientEvent.Reinitialized(sessions.generation()));
+        subscriptions.resubscribeLegacy();
+        for (CatalogueKind kind : CatalogueKind.values()) {
+            listChanged(kind);
+        }
+    }
+
+    /**
+     * The probe of the lost-sessions condition: a fresh initialize, then a {@code ping} in that
+     * session. True when the ping was answered; the session stays and the condition ends.
+     */
+    private boolean probeSessions() {
+        Transport t = transport;
+        Deadline deadline = Deadline.after(Methods.INITIALIZE, requestTimeout);
+        long generation = sessions.reinitializeNow(deadline, () -> {
+            t.sessionId().ifPresent(t::expireSession);
+            detection.initialize(server.protocolVersion(), deadline.remaining());
+        });
+        try {
+            exchange.run(Methods.PING, null, RequestOptions.defaults().withTimeout(deadline.remaining()), new Attempt(null));
+        } catch (McpErrorException answered) {
+            // any JSON-RPC answer means the session was accepted
+        } catch (SessionExpiredException stillLost) {
+            return false;
+        }
+        log.info("{}: a fresh session answered again; session generation {}", name, generation);
+        reinitialized();
+        return true;
     }
 
     /** Sends a notification; an upstream that takes it and never acknowledges it costs at most the request timeout. */
@@ -313,6 +374,14 @@ public final class McpClient implements AutoCloseable {
         return s == null ? null : s.era();
     }
 
+    /**
+     * Why the client refuses requests at once, while a fault of the upstream repeats (see
+     * {@link Builder#conditionBackoff}); empty while it behaves.
+     */
+    public Optional<String> degradedReason() {
+        return condition.current().map(FaultCondition.State::reason);
+    }
+
     /** What the upstream is and which era and version the client speaks with it. */
     public ServerDescription server() {
         return server;
@@ -349,6 +418,7 @@ public final class McpClient implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        condition.close();
         subscriptions.stop();
         Transport t = transport;
         if (t != null) {
@@ -419,7 +489,10 @@ public final class McpClient implements AutoCloseable {
 
         @Override
         public void recoverSession(long seenGeneration, String deadSessionId) {
-            McpClient.this.recoverSession(seenGeneration, deadSessionId);
+            if (McpClient.this.recoverSession(seenGeneration, deadSessionId, Deadline.after(Methods.INITIALIZE, requestTimeout))
+                    == SessionRecovery.Outcome.LOST_RIGHT_AFTER_INITIALIZE) {
+                recovery.sessionsLostRightAfterInitialize("the listen stream", null);
+            }
         }
 
         @Override
@@ -490,6 +563,8 @@ public final class McpClient implements AutoCloseable {
         private EraCache eraCache = EraCache.shared();
         private Integer maxSseEventBytes;
         private Set<String> handledResultTypes = Set.of();
+        private Duration conditionBackoff = Duration.ofSeconds(1);
+        private Duration maxConditionBackoff = Duration.ofSeconds(30);
 
         private Builder(UpstreamEndpoint endpoint, Transport transport) {
             this.endpoint = endpoint;
@@ -580,6 +655,17 @@ public final class McpClient implements AutoCloseable {
         /** The largest SSE event read from an HTTP upstream; by default the message limit. */
         public Builder maxSseEventBytes(int value) {
             this.maxSseEventBytes = value;
+            return this;
+        }
+
+        /**
+         * The backoff of a fault that repeats (sessions lost right after initialize, every stream
+         * breaking, an era that flips): requests are refused at once and the upstream is probed
+         * after {@code initial}, doubling up to {@code max} (default 1 s and 30 s).
+         */
+        public Builder conditionBackoff(Duration initial, Duration max) {
+            this.conditionBackoff = initial;
+            this.maxConditionBackoff = max;
             return this;
         }
 

@@ -6,6 +6,7 @@ import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.RequestId;
+import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.transport.Transport;
 import java.time.Duration;
 import java.util.List;
@@ -33,6 +34,7 @@ final class Subscriptions {
     private final boolean listenForChanges;
     private final Duration requestTimeout;
     private final Exchange exchange;
+    private final FaultCondition condition;
     /** The client's request with default options, recoveries included. */
     private final BiFunction<String, ObjectNode, JsonNode> request;
     private final Supplier<ServerDescription> server;
@@ -44,24 +46,26 @@ final class Subscriptions {
     private final Set<String> legacySubscriptions = ConcurrentHashMap.newKeySet();
 
     Subscriptions(String name, boolean listenForChanges, Duration requestTimeout, Exchange exchange,
-            BiFunction<String, ObjectNode, JsonNode> request, Supplier<ServerDescription> server,
+            FaultCondition condition, BiFunction<String, ObjectNode, JsonNode> request, Supplier<ServerDescription> server,
             Supplier<Transport> transport) {
         this.name = name;
         this.listenForChanges = listenForChanges;
         this.requestTimeout = requestTimeout;
         this.exchange = exchange;
+        this.condition = condition;
         this.request = request;
         this.server = server;
         this.transport = transport;
     }
 
     /**
-     * Modern HTTP has no GET stream: list changes come on a {@code subscriptions/listen} that
-     * this client keeps open, when the upstream advertises any. Notifications on it reach
+     * A modern server says its lists changed only on a {@code subscriptions/listen} (over HTTP and
+     * over stdio alike: it has no GET stream, and on stdio sends nothing unasked): this client keeps
+     * one open when the upstream advertises any list changes. Notifications on it reach
      * {@link Inbound} like any other.
      */
     void startListening() {
-        ObjectNode filter = listenForChanges && Catalogues.mirrorsParamHeaders(era(), transport.get())
+        ObjectNode filter = listenForChanges && era() == Era.MODERN
                 ? ListenLoop.filterFor(server.get().capabilities()) : null;
         if (filter != null) {
             listenLoop().start();
@@ -97,7 +101,12 @@ final class Subscriptions {
         return resourceWatch;
     }
 
+    /** A listen is a request of mcpx's own: refused at once while a fault condition holds, like any other. */
     private void listen(ObjectNode params, Cancellation cancellation, Consumer<RequestId> sent) {
+        UpstreamUnavailableException refused = condition.refusal(Methods.SUBSCRIPTIONS_LISTEN, false);
+        if (refused != null) {
+            throw refused;
+        }
         Attempt attempt = new Attempt(server.get().protocolVersion());
         attempt.sent = sent;
         exchange.run(Methods.SUBSCRIPTIONS_LISTEN, params,

@@ -2,6 +2,7 @@ package dev.mcpx.transport;
 
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -30,9 +31,19 @@ public interface Transport extends AutoCloseable {
 
     /**
      * The client finished a legacy handshake at {@code version}: HTTP transports send it in
-     * {@code MCP-Protocol-Version} from now on and open their listen stream.
+     * {@code MCP-Protocol-Version} from now on.
      */
     default void handshakeCompleted(ProtocolVersion version) {
+    }
+
+    /**
+     * The client sent {@code notifications/initialized}: a transport with a stream of the server's
+     * own messages (legacy HTTP's GET) opens it now, and returns once the server has answered it
+     * (waiting {@code within} at most: the deadline of the request a re-initialize serves), so no
+     * request sent next overtakes it: a server would take a listen GET that arrives during a call's
+     * stream for that stream's resume.
+     */
+    default void sessionReady(Duration within) {
     }
 
     /** The legacy session id the upstream issued, if any. */

@@ -254,24 +254,28 @@ class EraSwitchTest {
         McpClient client = connect(flipper.url());
         assertThat(client.server().era()).isEqualTo(Era.MODERN);
 
-        for (int call = 1; call <= 3; call++) {
-            assertThatThrownBy(() -> client.request("resources/list", null))
-                    .as("the legacy server's refusal, after a re-probe found the endpoint modern")
-                    .isInstanceOf(McpException.class).hasMessageContaining("Mcp-Session-Id");
-            assertThat(flipper.posts()).as("one attempt and one re-probe per call").isEqualTo(1 + 2 * call);
+        assertThatThrownBy(() -> client.request("resources/list", null))
+                .as("the legacy server's refusal, after a re-probe found the endpoint modern")
+                .isInstanceOf(McpException.class).hasMessageContaining("Mcp-Session-Id");
+        assertThat(flipper.posts()).as("one attempt and one re-probe").isEqualTo(3);
+        assertThatThrownBy(() -> client.request("resources/list", null))
+                .as("a second re-probe with nothing answered since the first: the condition, no probe")
+                .isInstanceOf(UpstreamUnavailableException.class).hasMessageContaining("keeps changing era")
+                .hasCauseInstanceOf(McpException.class);
+        assertThat(flipper.posts()).isEqualTo(4);
+        for (int call = 0; call < 5; call++) {
+            assertThatThrownBy(() -> client.callTool("read_only_tool", Json.object(), RequestOptions.defaults()))
+                    .isInstanceOf(UpstreamUnavailableException.class).hasMessageContaining("was not sent");
         }
-        int before = flipper.posts();
-        // a tool call looks its tool up first (tools/list): that, too, is one attempt and one re-probe
-        assertThatThrownBy(() -> client.callTool("read_only_tool", Json.object(), RequestOptions.defaults()))
-                .isInstanceOf(McpException.class);
-        assertThat(flipper.posts() - before).isLessThanOrEqualTo(8);
+        assertThat(flipper.posts()).as("refused at once while the condition holds").isEqualTo(4);
+        assertThat(client.degradedReason()).isPresent();
         assertThat(client.counters().snapshot().eraChanges()).isZero();
         assertThat(modern.executions("read_only_tool")).isZero();
         assertThat(client.pendingCount()).isZero();
     }
 
     @Test
-    void aServerThatFlipsBackRightAfterTheSwitchFailsThatRequestClearlyAndTheNextOneSwitchesAgain() throws Exception {
+    void aServerThatFlipsBackRightAfterTheSwitchFailsThatRequestClearlyAndTheCallAfterOneBackoffStepSwitchesAgain() throws Exception {
         ModernHttpUpstream modern = closeLater(ModernHttpUpstream.start());
         LegacyHttpUpstream legacy = closeLater(LegacyHttpUpstream.started());
         AtomicBoolean initialized = new AtomicBoolean();
@@ -287,14 +291,29 @@ class EraSwitchTest {
         McpClient client = connect(flipper.url());
 
         assertThatThrownBy(() -> client.callTool("destructive_tool", Json.object(), RequestOptions.defaults()))
+                .as("the tool's lookup (tools/list) met the flip back right after the switch: the condition")
                 .isInstanceOf(UpstreamUnavailableException.class)
-                .hasMessageContaining("changed era again right after the client switched to legacy");
+                .hasMessageContaining("keeps changing era");
         assertThat(client.counters().snapshot().eraChanges()).isEqualTo(1);
         assertThat(modern.executions("destructive_tool")).isZero();
+        int posts = flipper.posts();
+        assertThatThrownBy(() -> client.callTool("destructive_tool", Json.object(), RequestOptions.defaults()))
+                .as("an era that flips back is a condition: refused at once, not probed again")
+                .isInstanceOf(UpstreamUnavailableException.class).hasMessageContaining("was not sent");
+        assertThat(flipper.posts()).isEqualTo(posts);
+        assertThat(client.degradedReason()).isPresent();
 
-        JsonNode result = client.callTool("destructive_tool", Json.object(), RequestOptions.defaults());
+        // after one backoff step the next call is the probe: it switches again and goes through
+        JsonNode result = await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            try {
+                return client.callTool("destructive_tool", Json.object(), RequestOptions.defaults());
+            } catch (UpstreamUnavailableException refused) {
+                return null;
+            }
+        }, java.util.Objects::nonNull);
 
         assertThat(text(result)).isEqualTo("destructive_tool execution 1");
+        assertThat(client.degradedReason()).isEmpty();
         assertThat(client.server().era()).isEqualTo(Era.MODERN);
         assertThat(client.counters().snapshot().eraChanges()).isEqualTo(2);
         assertThat(eraChanges()).extracting(ClientEvent.EraChanged::to).containsExactly(Era.LEGACY, Era.MODERN);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.SessionExpiredException;
+import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.protocol.StreamLostException;
 import dev.mcpx.testkit.chaos.SilentCloses.When;
 import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
@@ -164,15 +165,20 @@ class LegacyStaleConnectionTest {
         assertThat(reissues()).isEqualTo(1);
     }
 
-    /** Each recovery at most once per request: no response, then 404 for good, surfaces after three attempts. */
+    /**
+     * Each recovery at most once per request: no response, then 404 for good, surfaces after
+     * three attempts (the fresh session's 404 is the lost-sessions condition, named in the error).
+     */
     @Test
     void theBudgetsComposeWithoutALoop() {
         upstream.listenStream(false);
         connectAndList();
         upstream.closeWithoutAnswer("echo", 1, When.BEFORE_RUNNING);
-        upstream.answer404Forever(true);
+        upstream.rejectEverySession(true);
 
-        assertThatThrownBy(() -> call("echo")).isInstanceOf(SessionExpiredException.class);
+        assertThatThrownBy(() -> call("echo")).isInstanceOf(UpstreamUnavailableException.class)
+                .hasMessageContaining("rejects its sessions right after initialize")
+                .hasCauseInstanceOf(SessionExpiredException.class);
 
         assertThat(attempts("tools/call")).isEqualTo(3);
         assertThat(upstream.initializeCount()).isEqualTo(2);

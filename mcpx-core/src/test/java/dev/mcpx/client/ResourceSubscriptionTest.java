@@ -82,8 +82,7 @@ class ResourceSubscriptionTest {
 
         await().until(() -> updatesOf(MENU) == 1);
         await().atMost(Duration.ofSeconds(5)).until(() -> modern.openSubscriptions() == 1);
-        Thread.sleep(200);
-        assertThat(updatesOf(README)).isEqualTo(1);
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> updatesOf(README) == 1);
         assertThat(modern.listenRequests()).isEqualTo(2);
     }
 
@@ -97,8 +96,7 @@ class ResourceSubscriptionTest {
         modern.pushResourceUpdated(MENU);
 
         await().untilAsserted(() -> assertThat(events).hasSize(1));
-        Thread.sleep(200);
-        assertThat(updatesOf(README)).isZero();
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> updatesOf(README) == 0);
         client.unsubscribeResource(MENU);
         await().atMost(Duration.ofSeconds(5)).until(() -> modern.openSubscriptions() == 0);
     }

@@ -8,6 +8,7 @@ import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.SessionExpiredException;
+import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
 import dev.mcpx.testkit.legacy.LegacyHttpUpstream.ResponseMode;
 import dev.mcpx.testkit.legacy.LegacyHttpUpstream.SessionLossAnswer;
@@ -93,20 +94,22 @@ class SessionRecoveryTest {
     }
 
     @Test
-    void aServerThatAnswers404ForeverCostsOneReinitializeAndOneRetryThenTheCallerGetsAnError()
-            throws InterruptedException {
+    void aServerThatRejectsEverySessionCostsOneReinitializeAndOneRetryThenTheNextCallIsRefusedAtOnce() {
         connect();
-        upstream.answer404Forever(true);
+        client.listTools();
+        upstream.rejectEverySession(true);
 
-        assertThatThrownBy(() -> echo("doomed")).isInstanceOf(SessionExpiredException.class);
-
+        assertThatThrownBy(() -> echo("doomed")).isInstanceOf(UpstreamUnavailableException.class)
+                .hasMessageContaining("rejects its sessions right after initialize")
+                .hasCauseInstanceOf(SessionExpiredException.class);
         assertThat(upstream.initializeCount()).isEqualTo(2);
-        List<String> callIds = upstream.requestIdsSeen("tools/call");
-        assertThat(callIds).hasSize(2).doesNotHaveDuplicates();
-        Thread.sleep(1500);
-        assertThat(upstream.initializeCount()).as("no re-initialize loop").isEqualTo(2);
-        assertThat(upstream.requestIdsSeen("tools/call")).hasSize(2);
+        assertThat(upstream.requestIdsSeen("tools/call")).hasSize(2).doesNotHaveDuplicates();
         assertThat(client.counters().snapshot().reinitializations()).isEqualTo(1);
+
+        assertThatThrownBy(() -> echo("refused")).isInstanceOf(UpstreamUnavailableException.class)
+                .hasMessageContaining("was not sent");
+        assertThat(upstream.requestIdsSeen("tools/call")).as("the refused call never left").hasSize(2);
+        assertThat(client.degradedReason()).hasValueSatisfying(reason -> assertThat(reason).contains("session affinity"));
     }
 
     @Test

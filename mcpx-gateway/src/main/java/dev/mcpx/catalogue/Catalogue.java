@@ -36,7 +36,17 @@ public final class Catalogue {
 
     /** Makes room for an upstream, in config order; its lists arrive later through {@link #replace}. */
     public void register(String upstream, String prefix) {
-        update(() -> parts.putIfAbsent(upstream, UpstreamPart.empty(upstream, prefix)));
+        register(upstream, prefix, CatalogueFilter.NONE);
+    }
+
+    /** Makes room for an upstream whose catalogue hosts see through {@code filter}. */
+    public void register(String upstream, String prefix, CatalogueFilter filter) {
+        update(() -> parts.putIfAbsent(upstream, UpstreamPart.empty(upstream, prefix, filter)));
+    }
+
+    /** Applies a new filter to a registered upstream's lists (a config edit): hosts hear what changed. */
+    public void filter(String upstream, CatalogueFilter filter) {
+        update(() -> parts.computeIfPresent(upstream, (name, part) -> part.filtered(filter)));
     }
 
     /** Sets one upstream's list of one kind (already drained of upstream pagination). */
@@ -46,7 +56,7 @@ public final class Catalogue {
 
     /** Empties an upstream's lists but keeps its place (it is down; its tools are absent until it is back). */
     public void clear(String upstream) {
-        update(() -> parts.computeIfPresent(upstream, (name, part) -> UpstreamPart.empty(name, part.prefix())));
+        update(() -> parts.computeIfPresent(upstream, (name, part) -> UpstreamPart.empty(name, part.prefix(), part.filter())));
     }
 
     /** Forgets an upstream (removed from the config). */

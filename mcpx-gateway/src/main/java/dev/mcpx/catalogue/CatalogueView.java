@@ -14,7 +14,7 @@ import tools.jackson.databind.node.ObjectNode;
 record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> tools,
                      Map<String, Route> prompts, Map<String, Route> resources,
                      List<Map.Entry<UriTemplate, String>> templates, List<Collision> collisions,
-                     List<ShortName> shortNames) {
+                     List<ShortName> shortNames, Map<String, CatalogueFilter> filters) {
 
     static CatalogueView empty() {
         return build(List.of());
@@ -30,16 +30,18 @@ record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> t
         Map<String, String> templateOwners = new HashMap<>();
         List<Collision> collisions = new ArrayList<>();
         List<ShortName> shortNames = new ArrayList<>();
+        Map<String, CatalogueFilter> filters = new HashMap<>();
         for (ListKind kind : ListKind.values()) {
             lists.put(kind, new ArrayList<>());
         }
         for (UpstreamPart part : parts) {
+            filters.put(part.upstream(), part.filter());
             for (ListKind kind : ListKind.values()) {
                 for (ObjectNode item : part.items(kind)) {
                     String key = kind == ListKind.RESOURCES ? Json.text(item, "uri")
                             : kind == ListKind.RESOURCE_TEMPLATES ? Json.text(item, "uriTemplate")
                             : Json.text(item, "name");
-                    if (key == null) {
+                    if (key == null || !part.filter().admits(kind, key)) {
                         continue;
                     }
                     ExposedName name = switch (kind) {
@@ -79,7 +81,7 @@ record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> t
         }
         lists.replaceAll((kind, items) -> List.copyOf(items));
         return new CatalogueView(lists, Map.copyOf(tools), Map.copyOf(prompts), Map.copyOf(resources),
-                List.copyOf(templates), List.copyOf(collisions), List.copyOf(shortNames));
+                List.copyOf(templates), List.copyOf(collisions), List.copyOf(shortNames), Map.copyOf(filters));
     }
 
     private static ObjectNode renamed(ObjectNode item, String exposed) {
@@ -97,7 +99,10 @@ record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> t
         for (Map.Entry<UriTemplate, String> template : templates) {
             // a completion ref names the template itself
             if (template.getKey().template().equals(uri) || template.getKey().matches(uri)) {
-                return new Route(template.getValue(), uri);
+                // a URI the template's owner filters out is nobody's, not the next template's
+                CatalogueFilter filter = filters.getOrDefault(template.getValue(), CatalogueFilter.NONE);
+                return filter.resources().admits(uri) || template.getKey().template().equals(uri)
+                        ? new Route(template.getValue(), uri) : null;
             }
         }
         return null;

@@ -1,17 +1,21 @@
 package dev.mcpx.cli;
 
 import dev.mcpx.client.McpxVersion;
+import dev.mcpx.config.FrontToken;
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.HostPort;
 import dev.mcpx.front.http.HttpFront;
+import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.gateway.Gateway;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
-import java.io.PrintStream;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.ArgGroup;
@@ -41,17 +45,17 @@ final class ServeCommand implements Callable<Integer> {
         String http;
     }
 
-    @Option(names = "--token", paramLabel = "TOKEN",
-            description = "Require 'Authorization: Bearer TOKEN' on HTTP (default: mcpx.token from the config, else none).")
-    String token;
+    @Mixin
+    HttpAccessOptions access;
 
     @Override
     public Integer call() throws Exception {
         Logging.setRoot(System.getenv().getOrDefault("MCPX_LOG", "INFO"));
         GatewayConfig loaded = config.load();
         InetSocketAddress address = httpAddress(loaded);
+        HttpSecurity security = address == null ? HttpSecurity.NONE : secure(address, loaded);
         // stdout belongs to MCP: anything that prints by accident goes to stderr instead
-        PrintStream mcpOut = new PrintStream(new FileOutputStream(FileDescriptor.out), true);
+        OutputStream mcpOut = new FileOutputStream(FileDescriptor.out);
         System.setOut(System.err);
         Gateway gateway = Gateway.start(loaded, Gateway.Settings.defaults(McpxVersion.current()), System.getenv());
         Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "mcpx-shutdown"));
@@ -61,14 +65,48 @@ final class ServeCommand implements Callable<Integer> {
             gateway.close();
             return Main.OK;
         }
-        String bearer = token != null ? token : loaded.token().orElse(null);
-        HttpFront http = HttpFront.start(gateway, address, bearer, HttpFront.DEFAULT_KEEP_ALIVE);
+        HttpFront http;
+        try {
+            http = HttpFront.start(gateway, address, security, HttpFront.DEFAULT_KEEP_ALIVE);
+        } catch (RuntimeException e) {
+            gateway.close();
+            throw e;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(http::close, "mcpx-http-shutdown"));
         LOG.info("serving on {} (status at /status) with {} upstreams{}", http.mcpUri(), loaded.upstreams().size(),
-                bearer == null ? "" : ", bearer token required");
+                security.tokens().isEmpty() ? "" : ", bearer tokens: " + security.tokens().stream()
+                        .map(t -> t.name() + (t.scope() == FrontToken.Scope.MONITOR ? " (monitoring only)" : ""))
+                        .collect(Collectors.joining(", ")));
         System.err.println("mcpx: listening on " + http.mcpUri());
         new CountDownLatch(1).await();
         return Main.OK;
+    }
+
+    /** Refuses (exit 2) to expose {@code /mcp} beyond loopback with nothing asked of hosts; warns about what it allows. */
+    private HttpSecurity secure(InetSocketAddress address, GatewayConfig loaded) {
+        HttpSecurity security = access.resolve(loaded, System.getenv());
+        String where = address.getHostString() + ":" + address.getPort();
+        if (security.refuses(address)) {
+            throw new UsageException("--http " + where + " can be reached from other machines, and no token is set: "
+                    + "anyone who reaches it could run every configured server's tools. Set a token: "
+                    + "--token-file FILE (its first line), or " + HttpAccessOptions.TOKEN_VARIABLE + "=..., or "
+                    + "\"mcpx\": {\"token\": \"${" + HttpAccessOptions.TOKEN_VARIABLE + "}\"} in "
+                    + loaded.source().map(Path::toString).orElse("the config file")
+                    + "; hosts then send 'Authorization: Bearer TOKEN'. Or bind 127.0.0.1, or pass --allow-unauthenticated "
+                    + "if something in front of mcpx authenticates.");
+        }
+        if (HttpSecurity.loopback(address)) {
+            return security;
+        }
+        if (!security.authenticates()) {
+            LOG.warn("serving {} to other machines WITHOUT authentication (--allow-unauthenticated): anyone who reaches "
+                    + "it can run every configured server's tools", where);
+        }
+        if (security.tls().isEmpty()) {
+            LOG.warn("serving {} to other machines over plain HTTP: tokens and tool traffic travel unencrypted "
+                    + "(use --tls-cert/--tls-key, or a TLS proxy in front)", where);
+        }
+        return security;
     }
 
     private InetSocketAddress httpAddress(GatewayConfig loaded) {

@@ -31,8 +31,7 @@ public final class BuiltinConfig {
                 List.of("-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", classPath, INFO_SERVER_CLASS,
                         ConfigLocation.defaultPath(environment).toString()),
                 Map.of(), null, false);
-        return new GatewayConfig(Optional.empty(), List.of(UpstreamConfig.of(SERVER_NAME, endpoint)),
-                Optional.empty(), Optional.empty());
+        return new GatewayConfig(Optional.empty(), List.of(UpstreamConfig.of(SERVER_NAME, endpoint)));
     }
 
     /** What the CLI prints on stderr when it runs on the built-in default. */

@@ -76,7 +76,7 @@ public final class ConfigLoader {
             upstreams.add(parser.parse(entry.getKey(), entry.getValue()));
         }
         rejectSharedPrefixes(file, upstreams);
-        return new GatewayConfig(Optional.of(file), upstreams, options.token(), options.http(), options.limits());
+        return new GatewayConfig(Optional.of(file), upstreams, options.tokens(), options.http(), options.limits(), options.tls());
     }
 
     /** Two upstreams under one non-empty prefix would put their tools in one namespace. */
@@ -110,13 +110,13 @@ public final class ConfigLoader {
     }
 
     /** The optional top-level {@code "mcpx"} object. */
-    record GatewayOptions(Optional<String> token, Optional<InetSocketAddress> http, Limits limits) {
+    record GatewayOptions(List<FrontToken> tokens, Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls) {
 
-        private static final java.util.Set<String> KNOWN = java.util.Set.of("token", "http", "limits");
+        private static final java.util.Set<String> KNOWN = java.util.Set.of("token", "tokens", "tls", "http", "limits");
 
         static GatewayOptions parse(Path file, JsonNode node, VariableExpander expander) {
             if (node == null) {
-                return new GatewayOptions(Optional.empty(), Optional.empty(), Limits.DEFAULTS);
+                return new GatewayOptions(List.of(), Optional.empty(), Limits.DEFAULTS, Optional.empty());
             }
             if (!(node instanceof ObjectNode options)) {
                 throw new ConfigException(file, null, "\"mcpx\" must be an object, not " + Fields.kind(node));
@@ -124,27 +124,16 @@ public final class ConfigLoader {
             Fields fields = new Fields(file, null, "mcpx.");
             for (String name : options.propertyNames()) {
                 if (!KNOWN.contains(name)) {
-                    throw new ConfigException(file, null, "\"mcpx\" has unknown option \"" + name + "\" (known: token, http, limits)");
+                    throw new ConfigException(file, null, "\"mcpx\" has unknown option \"" + name + "\" (known: token, tokens, tls, http, limits)");
                 }
             }
-            Optional<String> token = Optional.ofNullable(fields.string(options, "token"))
-                    .map(t -> expandOrFail(file, expander, t, "mcpx.token"));
-            if (token.isPresent() && token.get().isBlank()) {
-                throw new ConfigException(file, null, "mcpx.token must not be empty");
-            }
+            FrontOptionsParser front = new FrontOptionsParser(file, expander);
             String http = fields.string(options, "http");
             Optional<InetSocketAddress> address = http == null ? Optional.empty()
                     : Optional.of(HostPort.parse(http).orElseThrow(() -> new ConfigException(file, null,
                             "mcpx.http must be HOST:PORT (e.g. 127.0.0.1:8080), not \"" + http + "\"")));
-            return new GatewayOptions(token, address, LimitsParser.parse(file, options.get("limits")));
-        }
-
-        private static String expandOrFail(Path file, VariableExpander expander, String text, String where) {
-            try {
-                return expander.expand(text, where);
-            } catch (VariableExpander.UndefinedVariable e) {
-                throw new ConfigException(file, null, e.getMessage());
-            }
+            return new GatewayOptions(front.tokens(options), address, LimitsParser.parse(file, options.get("limits")),
+                    front.tls(options));
         }
     }
 }

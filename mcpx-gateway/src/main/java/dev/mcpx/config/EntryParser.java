@@ -1,5 +1,7 @@
 package dev.mcpx.config;
 
+import dev.mcpx.catalogue.CatalogueFilter;
+import dev.mcpx.catalogue.NameFilter;
 import dev.mcpx.client.Reissue;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.transport.UpstreamEndpoint;
@@ -55,7 +57,7 @@ final class EntryParser {
                     request != null ? Duration.ofMillis(request)
                             : alias != null ? Duration.ofMillis(alias) : limits.requestTimeout(),
                     start != null ? Duration.ofMillis(start) : UpstreamConfig.DEFAULT_START_TIMEOUT,
-                    enabled(entry, fields), limits.messages(), era(entry, endpoint, fields));
+                    enabled(entry, fields), limits.messages(), filter(name, entry, fields), era(entry, endpoint, fields));
         } catch (VariableExpander.UndefinedVariable e) {
             throw fields.problem(e.getMessage());
         }
@@ -193,5 +195,39 @@ final class EntryParser {
             throw fields.problem("\"enabled\" and \"disabled\" contradict each other; give one");
         }
         return enabled != null ? enabled : disabled == null || !disabled;
+    }
+
+    /**
+     * {@code tools}, {@code prompts} and {@code resources}, each {@code {"allow": [...], "deny": [...]}}
+     * of globs, and {@code disabledTools} (Cline's and Roo's key: names never to offer) as more denials.
+     */
+    private CatalogueFilter filter(String name, ObjectNode entry, Fields fields) {
+        NameFilter tools = nameFilter(name, entry, "tools", fields);
+        List<String> disabled = fields.strings(entry, "disabledTools");
+        if (!disabled.isEmpty()) {
+            List<String> deny = new java.util.ArrayList<>(tools.deny());
+            deny.addAll(disabled);
+            tools = new NameFilter(tools.allow(), deny);
+        }
+        return new CatalogueFilter(tools, nameFilter(name, entry, "prompts", fields),
+                nameFilter(name, entry, "resources", fields));
+    }
+
+    private NameFilter nameFilter(String name, ObjectNode entry, String key, Fields fields) {
+        JsonNode value = entry.get(key);
+        if (value == null || value.isNull()) {
+            return NameFilter.ALL;
+        }
+        if (!(value instanceof ObjectNode object)) {
+            throw fields.problem("\"" + key + "\" must be an object with \"allow\" and/or \"deny\" lists of names"
+                    + " (globs: * and ?), e.g. {\"allow\": [\"read_*\"]}, not " + Fields.kind(value));
+        }
+        for (Map.Entry<String, JsonNode> field : object.properties()) {
+            if (!field.getKey().equals("allow") && !field.getKey().equals("deny")) {
+                throw fields.problem("\"" + key + "." + field.getKey() + "\" is not a filter key (known: allow, deny)");
+            }
+        }
+        Fields nested = new Fields(file, name, key + ".");
+        return new NameFilter(nested.strings(object, "allow"), nested.strings(object, "deny"));
     }
 }

@@ -10,21 +10,22 @@ import java.util.Optional;
  *
  * @param source    the file it came from; empty for the built-in default
  * @param upstreams every entry, enabled or not
- * @param token     bearer token the HTTP front demands, if any
+ * @param tokens    bearer tokens the HTTP front accepts ({@code mcpx.token}, {@code mcpx.tokens}); none: no authentication
  * @param http      address the HTTP front binds when {@code serve --http} gives none
  * @param limits    the operator's limits ({@code mcpx.limits})
+ * @param tls       the HTTP front's certificate and key ({@code mcpx.tls}), if it serves TLS
  */
-public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams,
-                            Optional<String> token, Optional<InetSocketAddress> http, Limits limits) {
+public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
+                            Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls) {
 
     public GatewayConfig {
         upstreams = List.copyOf(upstreams);
+        tokens = List.copyOf(tokens);
     }
 
-    /** A config with the default limits. */
-    public GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams,
-                         Optional<String> token, Optional<InetSocketAddress> http) {
-        this(source, upstreams, token, http, Limits.DEFAULTS);
+    /** A config with no front options (no tokens, no TLS, the default limits). */
+    public GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams) {
+        this(source, upstreams, List.of(), Optional.empty(), Limits.DEFAULTS, Optional.empty());
     }
 
     public Optional<UpstreamConfig> upstream(String name) {
@@ -39,10 +40,11 @@ public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstream
         return source.isEmpty();
     }
 
-    /** The token is a secret: only whether there is one is shown. */
+    /** Tokens are secrets: only their names are shown. */
     @Override
     public String toString() {
-        return "GatewayConfig[source=" + source + ", upstreams=" + upstreams + ", token="
-                + (token.isPresent() ? "(set)" : "(none)") + ", http=" + http + ", limits=" + limits + "]";
+        return "GatewayConfig[source=" + source + ", upstreams=" + upstreams + ", tokens="
+                + tokens.stream().map(FrontToken::name).toList() + ", http=" + http + ", limits=" + limits
+                + ", tls=" + tls + "]";
     }
 }

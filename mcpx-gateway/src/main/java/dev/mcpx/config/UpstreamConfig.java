@@ -1,5 +1,6 @@
 package dev.mcpx.config;
 
+import dev.mcpx.catalogue.CatalogueFilter;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.Reissue;
 import dev.mcpx.protocol.Era;
@@ -20,11 +21,13 @@ import java.util.Map;
  * @param startTimeout   how long connecting and the handshake may take
  * @param enabled        false: listed in the config but not started
  * @param limits         what its client reads at most ({@code mcpx.limits})
+ * @param filter         which of its tools, prompts and resources hosts see and may use
  * @param era            the era the operator pinned ({@code "era"}), or null: detected
  */
 public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String prefix,
                              Map<String, Reissue> reissue, Duration requestTimeout,
-                             Duration startTimeout, boolean enabled, Limits.MessageLimits limits, Era era) {
+                             Duration startTimeout, boolean enabled, Limits.MessageLimits limits,
+                             CatalogueFilter filter, Era era) {
 
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Limits.DEFAULTS.requestTimeout();
     public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(30);
@@ -35,8 +38,15 @@ public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String pref
 
     /** An upstream whose era is detected. */
     public UpstreamConfig(String name, UpstreamEndpoint endpoint, String prefix, Map<String, Reissue> reissue,
+                          Duration requestTimeout, Duration startTimeout, boolean enabled, Limits.MessageLimits limits,
+                          CatalogueFilter filter) {
+        this(name, endpoint, prefix, reissue, requestTimeout, startTimeout, enabled, limits, filter, null);
+    }
+
+    /** An upstream whose whole catalogue hosts see. */
+    public UpstreamConfig(String name, UpstreamEndpoint endpoint, String prefix, Map<String, Reissue> reissue,
                           Duration requestTimeout, Duration startTimeout, boolean enabled, Limits.MessageLimits limits) {
-        this(name, endpoint, prefix, reissue, requestTimeout, startTimeout, enabled, limits, null);
+        this(name, endpoint, prefix, reissue, requestTimeout, startTimeout, enabled, limits, CatalogueFilter.NONE);
     }
 
     /** An upstream with the default message limits. */
@@ -49,6 +59,11 @@ public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String pref
     public static UpstreamConfig of(String name, UpstreamEndpoint endpoint) {
         return new UpstreamConfig(name, endpoint, Prefixes.defaultFor(name), Map.of(),
                 DEFAULT_REQUEST_TIMEOUT, DEFAULT_START_TIMEOUT, true);
+    }
+
+    /** This entry with {@code next} as its filter. */
+    public UpstreamConfig withFilter(CatalogueFilter next) {
+        return new UpstreamConfig(name, endpoint, prefix, reissue, requestTimeout, startTimeout, enabled, limits, next, era);
     }
 
     /** A client for this upstream with its name, timeouts, limits and re-issue overrides applied. */

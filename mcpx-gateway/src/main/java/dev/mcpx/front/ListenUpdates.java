@@ -8,6 +8,7 @@ import dev.mcpx.protocol.RequestId;
 import dev.mcpx.router.ResourceSubscriptions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -20,6 +21,8 @@ public final class ListenUpdates implements ResourceSubscriptions.Subscriber {
 
     private final RequestId subscriptionId;
     private final Consumer<JsonRpcMessage> send;
+    /** Sending writes to the host, which may read slowly: a lock that does not pin a virtual thread's carrier. */
+    private final ReentrantLock lock = new ReentrantLock();
     private List<ObjectNode> held = new ArrayList<>();
 
     public ListenUpdates(RequestId subscriptionId, Consumer<JsonRpcMessage> send) {
@@ -28,19 +31,29 @@ public final class ListenUpdates implements ResourceSubscriptions.Subscriber {
     }
 
     @Override
-    public synchronized void updated(ObjectNode params) {
-        if (held != null) {
-            held.add(params);
-        } else {
-            send.accept(tagged(params));
+    public void updated(ObjectNode params) {
+        lock.lock();
+        try {
+            if (held != null) {
+                held.add(params);
+            } else {
+                send.accept(tagged(params));
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
     /** Sends the acknowledgment, then whatever arrived before it. */
-    public synchronized void open(JsonRpcMessage acknowledgment) {
-        send.accept(acknowledgment);
-        held.forEach(params -> send.accept(tagged(params)));
-        held = null;
+    public void open(JsonRpcMessage acknowledgment) {
+        lock.lock();
+        try {
+            send.accept(acknowledgment);
+            held.forEach(params -> send.accept(tagged(params)));
+            held = null;
+        } finally {
+            lock.unlock();
+        }
     }
 
     private Notification tagged(ObjectNode params) {

@@ -37,9 +37,12 @@ public final class Gateway implements AutoCloseable {
     private final ConfigWatcher watcher;
     private volatile GatewayConfig config;
     private final FrontLimits frontLimits;
+    /** The config the fronts started with: their tokens and TLS files stay as they were. */
+    private final GatewayConfig started;
 
     private Gateway(GatewayConfig config, Settings settings, Map<String, String> environment) {
         this.config = config;
+        this.started = config;
         this.frontLimits = LimitChanges.front(config.limits());
         this.pool = new Pool(catalogue, settings.clients(), settings.backoff());
         this.changes = new ListChanges(catalogue, settings.debounce());
@@ -73,6 +76,7 @@ public final class Gateway implements AutoCloseable {
     public void reload(GatewayConfig next) {
         LOG.info("config changed: {} upstreams", next.upstreams().size());
         LimitChanges.warnFrontRestartNeeded(frontLimits, LimitChanges.front(next.limits()));
+        LimitChanges.warnFrontAccessChanged(started, next);
         config = next;
         pool.apply(next);
     }

@@ -1,5 +1,6 @@
 package dev.mcpx.gateway;
 
+import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.Limits;
 import dev.mcpx.front.FrontLimits;
 import org.slf4j.Logger;
@@ -26,6 +27,18 @@ final class LimitChanges {
                 "to host messages (upstreams already use it)");
         warn("maxHeaderBytes", running.maxHeaderBytes(), next.maxHeaderBytes(), "");
         warn("maxConcurrentCallsPerHost", running.maxCallsPerHost(), next.maxCallsPerHost(), "");
+    }
+
+    /** Tokens and TLS files are read when the HTTP front starts; an edit of them is only logged (names, never secrets). */
+    static void warnFrontAccessChanged(GatewayConfig running, GatewayConfig next) {
+        if (!running.tokens().equals(next.tokens())) {
+            LOG.warn("mcpx.token/mcpx.tokens changed (now: {}): restart mcpx serve to apply them",
+                    next.tokens().stream().map(token -> token.name()).toList());
+        }
+        if (!running.tls().equals(next.tls())) {
+            LOG.warn("mcpx.tls changed: restart mcpx serve to apply it (edits of the certificate files themselves "
+                    + "are picked up while it runs)");
+        }
     }
 
     private static void warn(String key, long running, long next, String note) {

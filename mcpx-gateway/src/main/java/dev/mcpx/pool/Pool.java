@@ -47,14 +47,18 @@ public final class Pool implements AutoCloseable {
     public void apply(GatewayConfig config) {
         List<Upstream> stopped = new ArrayList<>();
         List<Upstream> started = new ArrayList<>();
+        List<UpstreamConfig> refiltered = new ArrayList<>();
         synchronized (upstreams) {
             Map<String, UpstreamConfig> wanted = new LinkedHashMap<>();
             config.upstreams().forEach(upstream -> wanted.put(upstream.name(), upstream));
             for (Upstream running : List.copyOf(upstreams.values())) {
                 UpstreamConfig next = wanted.get(running.name());
-                if (next == null || !next.equals(running.config())) {
+                // a filter edit alone keeps the connection: only what hosts see changes
+                if (next == null || !next.withFilter(running.config().filter()).equals(running.config())) {
                     upstreams.remove(running.name());
                     stopped.add(running);
+                } else {
+                    refiltered.add(next);
                 }
             }
             Map<String, Upstream> reordered = new LinkedHashMap<>();
@@ -81,8 +85,11 @@ public final class Pool implements AutoCloseable {
             old.stop();
             catalogue.remove(old.name());
         }
+        for (UpstreamConfig kept : refiltered) {
+            catalogue.filter(kept.name(), kept.filter());
+        }
         for (Upstream fresh : started) {
-            catalogue.register(fresh.name(), fresh.config().prefix());
+            catalogue.register(fresh.name(), fresh.config().prefix(), fresh.config().filter());
             fresh.start();
         }
     }

@@ -333,8 +333,14 @@ public final class Upstream {
      */
     public JsonNode request(String method, ObjectNode params, RequestOptions options) {
         Duration timeout = options.timeout() != null ? options.timeout() : config.requestTimeout();
-        McpClient ready = awaitUp(System.nanoTime() + timeout.toNanos(), options);
-        return ready.request(method, params, options);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        McpClient ready = awaitUp(deadline, options);
+        // the wait for a restart spent part of the request's one timeout: the client gets the rest, not a new one
+        return ready.request(method, params, options.withTimeout(left(deadline)));
+    }
+
+    private static Duration left(long deadlineNanos) {
+        return Duration.ofNanos(Math.max(1, deadlineNanos - System.nanoTime()));
     }
 
     /**
@@ -486,10 +492,12 @@ public final class Upstream {
             ClientCounters.Snapshot live = client == null ? new ClientCounters.Snapshot(0, 0, 0, 0, 0)
                     : client.counters().snapshot();
             Long pid = client != null ? client.pid().orElse(null) : null;
-            return new UpstreamStatus(name(), config.transport(), era, protocolVersion, state.label(),
+            String degraded = state == UpstreamState.UP && client != null ? client.degradedReason().orElse(null) : null;
+            return new UpstreamStatus(name(), config.transport(), era, protocolVersion,
+                    degraded != null ? UpstreamState.DEGRADED.label() : state.label(),
                     pid, retired.requests() + live.requests(),
                     retired.reinitializations() + live.reinitializations(), retired.reissues() + live.reissues(),
-                    restarts.get(), retired.errors() + live.errors() + rejected.get(), reason,
+                    restarts.get(), retired.errors() + live.errors() + rejected.get(), degraded != null ? degraded : reason,
                     retired.eraChanges() + live.eraChanges());
         } finally {
             lock.unlock();

@@ -6,6 +6,12 @@ public enum UpstreamState {
     STARTING,
     /** Connected; calls go through. */
     UP,
+    /**
+     * Connected, but a fault of the upstream repeats (sessions lost right after initialize, every
+     * stream breaking, an era that flips): calls are refused at once with the reason until a
+     * probe finds it healed. Shown in {@code /status}; the pool treats it as up.
+     */
+    DEGRADED,
     /** The child exited or the connection died; a new one is coming after a backoff. */
     RESTARTING,
     /** Could not start; retried with backoff, its tools absent meanwhile. */

@@ -2,6 +2,7 @@ package dev.mcpx.chaos;
 
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.front.http.HttpFront;
+import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.TestGateways;
@@ -37,6 +38,9 @@ final class ChaosSoak {
     private static final int MAX_MESSAGE_CHARS = 256 * 1024;
 
     private final SoakSettings settings;
+    private static final List<String> MODERN_TOOLS = List.of("read_only_tool", "idempotent_tool", "destructive_tool",
+            "plain_tool");
+
     private final SoakTally tally = new SoakTally();
     private volatile boolean running = true;
 
@@ -55,7 +59,7 @@ final class ChaosSoak {
                 upstream("legacy", "lh", UpstreamEndpoint.Http.of(legacyProxy.url(legacy.url()).toString())),
                 upstream("modern", "mh", UpstreamEndpoint.Http.of(modernProxy.url(modern.url()).toString())),
                 stdio(ledger)), settings(), Map.of());
-        HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+        HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
         ResourceProbe baseline;
         ResourceProbe drained;
         Map<String, Long> recoveries;
@@ -78,7 +82,7 @@ final class ChaosSoak {
             List<Thread> threads = new ArrayList<>();
             callers.forEach(caller -> threads.add(Thread.ofVirtual().name("soak-caller").start(caller)));
             stdioHosts.forEach(host -> threads.add(Thread.ofVirtual().name("soak-stdio-host").start(host::run)));
-            injectUntilDone(legacy, gateway);
+            injectUntilDone(legacy, modern, gateway);
             for (Thread thread : threads) {
                 thread.join(Duration.ofSeconds(60));
                 if (thread.isAlive()) {
@@ -152,8 +156,13 @@ final class ChaosSoak {
         throw new IllegalStateException("the gateway did not list every upstream's tools within 60 s");
     }
 
-    /** The upstream-level fault schedule: restarts, forgotten sessions, SIGKILLed children. */
-    private void injectUntilDone(LegacyHttpUpstream legacy, Gateway gateway) throws InterruptedException {
+    /**
+     * The upstream-level fault schedule: restarts, forgotten sessions, SIGKILLed children, and
+     * repeated faults that last 2-4 s: a legacy upstream that rejects every session right after
+     * initialize, a modern one whose every response stream breaks.
+     */
+    private void injectUntilDone(LegacyHttpUpstream legacy, ModernHttpUpstream modern, Gateway gateway)
+            throws InterruptedException {
         Random random = new Random(settings.seed() ^ 0xC4A05L);
         long end = System.nanoTime() + settings.duration().toNanos();
         while (System.nanoTime() < end) {
@@ -161,7 +170,7 @@ final class ChaosSoak {
             if (System.nanoTime() >= end) {
                 break;
             }
-            switch (random.nextInt(3)) {
+            switch (random.nextInt(5)) {
                 case 0 -> {
                     tally.fault("legacy-restart");
                     restart(legacy);
@@ -169,6 +178,27 @@ final class ChaosSoak {
                 case 1 -> {
                     tally.fault("legacy-forget-sessions");
                     legacy.forgetSessions();
+                }
+                case 3 -> {
+                    tally.fault("legacy-reject-every-session");
+                    int initializes = legacy.initializeCount();
+                    long lasted = System.nanoTime();
+                    legacy.rejectEverySession(true);
+                    Thread.sleep(2_000 + random.nextInt(2_000));
+                    legacy.rejectEverySession(false);
+                    tally.faults("legacy-reject-every-session-ms", (System.nanoTime() - lasted) / 1_000_000);
+                    tally.faults("legacy-initializes-while-rejecting", legacy.initializeCount() - initializes);
+                }
+                case 4 -> {
+                    tally.fault("modern-break-every-stream");
+                    int executions = MODERN_TOOLS.stream().mapToInt(modern::executions).sum();
+                    long lasted = System.nanoTime();
+                    MODERN_TOOLS.forEach(tool -> modern.breakStream(tool, Integer.MAX_VALUE));
+                    Thread.sleep(2_000 + random.nextInt(2_000));
+                    MODERN_TOOLS.forEach(tool -> modern.breakStream(tool, 0));
+                    tally.faults("modern-break-every-stream-ms", (System.nanoTime() - lasted) / 1_000_000);
+                    tally.faults("modern-executions-while-breaking",
+                            MODERN_TOOLS.stream().mapToInt(modern::executions).sum() - executions);
                 }
                 default -> {
                     Long pid = gateway.pool().require("stdio").lastPid();

@@ -60,6 +60,11 @@ final class SoakTally {
         count(faults, kind);
     }
 
+    /** Adds {@code n} to a fault counter: what an upstream saw while a fault lasted. */
+    void faults(String kind, long n) {
+        faults.computeIfAbsent(kind, k -> new AtomicLong()).addAndGet(n);
+    }
+
     void violation(String what) {
         violations.add(what);
     }

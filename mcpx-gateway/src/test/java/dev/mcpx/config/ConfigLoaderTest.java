@@ -100,7 +100,7 @@ class ConfigLoaderTest {
                 Map.of("delete_file", Reissue.NEVER, "get_weather", Reissue.ALWAYS));
         assertThat(careful.prefix()).isEqualTo("careful");
         assertThat(careful.requestTimeout()).isEqualTo(UpstreamConfig.DEFAULT_REQUEST_TIMEOUT);
-        assertThat(config.token()).isEmpty();
+        assertThat(config.tokens()).isEmpty();
     }
 
     @Test
@@ -129,7 +129,7 @@ class ConfigLoaderTest {
         assertThat(config.upstream("c").orElseThrow().requestTimeout()).isEqualTo(Duration.ofMillis(10));
         assertThat(config.upstream("my server.v2").orElseThrow().prefix()).isEqualTo("my_server_v2");
         assertThat(config.enabled()).extracting(UpstreamConfig::name).containsExactly("a", "my server.v2");
-        assertThat(config.token()).contains("s3cret");
+        assertThat(config.tokens()).containsExactly(new FrontToken("token", "s3cret", FrontToken.Scope.ALL));
         assertThat(config.http()).hasValueSatisfying(address -> {
             assertThat(address.getHostString()).isEqualTo("127.0.0.1");
             assertThat(address.getPort()).isEqualTo(9000);
@@ -310,12 +310,61 @@ class ConfigLoaderTest {
     void badGatewayOptionsAreRejected() {
         assertThat(failure("{'mcpx': [], 'mcpServers': {}}").problem()).isEqualTo("\"mcpx\" must be an object, not an array");
         assertThat(failure("{'mcpx': {'port': 1}, 'mcpServers': {}}").problem())
-                .isEqualTo("\"mcpx\" has unknown option \"port\" (known: token, http, limits)");
+                .isEqualTo("\"mcpx\" has unknown option \"port\" (known: token, tokens, tls, http, limits)");
         assertThat(failure("{'mcpx': {'http': '8080'}, 'mcpServers': {}}").problem())
                 .isEqualTo("mcpx.http must be HOST:PORT (e.g. 127.0.0.1:8080), not \"8080\"");
         assertThat(failure("{'mcpx': {'http': 'localhost:99999'}, 'mcpServers': {}}").problem()).startsWith("mcpx.http must be");
         assertThat(failure("{'mcpx': {'token': 5}, 'mcpServers': {}}").problem())
                 .isEqualTo("\"mcpx.token\" must be a string, not a number (5)");
         assertThat(failure("{'mcpx': {'token': ''}, 'mcpServers': {}}").problem()).isEqualTo("mcpx.token must not be empty");
+    }
+
+    @Test
+    void namedTokensComeInlineFromVariablesOrFromFilesWithAScope() throws Exception {
+        Files.writeString(dir.resolve("ci.token"), "from-a-file\n");
+        GatewayConfig config = parse("""
+                {'mcpx': {'token': 'plain', 'tokens': {
+                    'alice': '${TOKEN}',
+                    'ci': {'file': 'ci.token'},
+                    'prometheus': {'token': 'read-only', 'scope': 'monitor'}}},
+                 'mcpServers': {}}""");
+
+        assertThat(config.tokens()).containsExactly(
+                new FrontToken("token", "plain", FrontToken.Scope.ALL),
+                new FrontToken("alice", "s3cret", FrontToken.Scope.ALL),
+                new FrontToken("ci", "from-a-file", FrontToken.Scope.ALL),
+                new FrontToken("prometheus", "read-only", FrontToken.Scope.MONITOR));
+        assertThat(config.toString()).contains("alice", "prometheus").doesNotContain("s3cret", "from-a-file", "read-only", "plain");
+    }
+
+    @Test
+    void badTokensAreRejectedNamingTheKey() {
+        assertThat(failure("{'mcpx': {'tokens': []}, 'mcpServers': {}}").problem())
+                .isEqualTo("\"mcpx.tokens\" must be an object of named tokens, not an array");
+        assertThat(failure("{'mcpx': {'tokens': {'a': ''}}, 'mcpServers': {}}").problem())
+                .isEqualTo("\"mcpx.tokens.a\" must not be empty");
+        assertThat(failure("{'mcpx': {'tokens': {'a': 5}}, 'mcpServers': {}}").problem())
+                .startsWith("\"mcpx.tokens.a\" must be a token string or an object");
+        assertThat(failure("{'mcpx': {'tokens': {'a': {'token': 'x', 'file': 'y'}}}, 'mcpServers': {}}").problem())
+                .isEqualTo("\"mcpx.tokens.a\" needs exactly one of \"token\" and \"file\"");
+        assertThat(failure("{'mcpx': {'tokens': {'a': {'token': 'x', 'scope': 'admin'}}}, 'mcpServers': {}}").problem())
+                .isEqualTo("\"mcpx.tokens.a.scope\" must be \"all\" or \"monitor\", not \"admin\"");
+        assertThat(failure("{'mcpx': {'tokens': {'a': {'token': 'x', 'role': 'y'}}}, 'mcpServers': {}}").problem())
+                .isEqualTo("\"mcpx.tokens.a\" has unknown key \"role\" (known: token, file, scope)");
+        ConfigException missing = failure("{'mcpx': {'tokens': {'a': {'file': 'absent.token'}}}, 'mcpServers': {}}");
+        assertThat(missing.file()).isEqualTo(dir.resolve("absent.token").toAbsolutePath().normalize());
+        assertThat(missing.problem()).isEqualTo("no such token file");
+    }
+
+    @Test
+    void tlsFilesAreRelativeToTheConfigFile() {
+        GatewayConfig config = parse("{'mcpx': {'tls': {'cert': 'tls/fullchain.pem', 'key': '${ROOT}/privkey.pem'}}, 'mcpServers': {}}");
+
+        assertThat(config.tls()).contains(new TlsFiles(dir.resolve("tls/fullchain.pem").toAbsolutePath(),
+                Path.of("/srv/privkey.pem")));
+        assertThat(failure("{'mcpx': {'tls': {'cert': 'a.pem'}}, 'mcpServers': {}}").problem())
+                .isEqualTo("\"mcpx.tls\" needs both \"cert\" and \"key\" (PEM files)");
+        assertThat(failure("{'mcpx': {'tls': {'cert': 'a', 'key': 'b', 'ca': 'c'}}, 'mcpServers': {}}").problem())
+                .isEqualTo("\"mcpx.tls\" has unknown key \"ca\" (known: cert, key)");
     }
 }

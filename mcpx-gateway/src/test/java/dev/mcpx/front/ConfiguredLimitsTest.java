@@ -1,10 +1,12 @@
 package dev.mcpx.front;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.front.http.HttpFront;
+import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
@@ -73,7 +75,7 @@ class ConfiguredLimitsTest {
 
         GatewayConfig config = new ConfigLoader(Map.of()).load(file);
         gateway = Gateway.start(config, TestGateways.settings(), Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
     }
 
     @AfterAll
@@ -112,11 +114,13 @@ class ConfiguredLimitsTest {
     @Test
     void aCallOverMaxConcurrentCallsPerHostGetsTooManyCalls() throws Exception {
         HttpHost host = legacyHost();
+        long sentBefore = requestsTo("fake");
         List<CompletableFuture<HttpHost.Exchange>> slow = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             slow.add(CompletableFuture.supplyAsync(() -> call(host, "fake__sleep", Json.object().put("ms", 3000))));
         }
-        Thread.sleep(1000);
+        // the third call comes only once both slow ones run upstream
+        await().atMost(Duration.ofSeconds(20)).until(() -> requestsTo("fake") >= sentBefore + 2);
         HttpHost.Exchange refused = host.call("fake__echo", Json.object().put("text", "third"));
         assertThat(refused.errorCode()).isEqualTo(-32005);
         assertThat(refused.reply().path("error").path("message").asString()).contains("maxConcurrentCallsPerHost");
@@ -225,5 +229,9 @@ class ConfiguredLimitsTest {
         ObjectNode params = Json.object().put("name", tool);
         params.set("arguments", arguments);
         return params;
+    }
+
+    private long requestsTo(String upstream) {
+        return gateway.status().stream().filter(s -> s.name().equals(upstream)).findFirst().orElseThrow().requests();
     }
 }

@@ -7,7 +7,6 @@ import dev.mcpx.gateway.HttpHost.Exchange;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
 import dev.mcpx.testkit.modern.ModernHttpUpstream;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,21 +38,20 @@ class EraRedeployGatewayTest {
         ObjectNode root = Json.object();
         root.putObject("mcpServers").putObject("remote").put("url", legacy.url().toString());
         Path config = Files.writeString(dir.resolve("mcpx.json"), Json.write(root));
-        int port = ServeProcess.freePort();
         try (ServeProcess serve = ServeProcess.start(Map.of(), "serve", "-c", config.toString(),
-                "--http", "127.0.0.1:" + port).awaitListening()) {
-            HttpHost host = HttpHost.modern(URI.create("http://127.0.0.1:" + port + "/mcp"));
+                "--http", "127.0.0.1:0").awaitListening()) {
+            HttpHost host = HttpHost.modern(serve.mcpUri());
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                     assertThat(host.request("tools/list", null).body()).as(serve::stderr).contains("remote__echo"));
             assertThat(host.call("remote__echo", Json.object().put("text", "legacy")).text()).isEqualTo("legacy");
-            assertThat(remote(status(host, port)).path("era").asString()).isEqualTo("legacy");
+            assertThat(remote(status(host, serve)).path("era").asString()).isEqualTo("legacy");
 
             legacy.close();
             modern = ModernHttpUpstream.startOn(upstreamPort).putEchoTool(ECHO.replace('\'', '"'));
 
             Exchange afterModern = host.call("remote__echo", Json.object().put("text", "modern"));
             assertThat(afterModern.text()).as(afterModern.body() + serve.stderr()).isEqualTo("echo execution 1");
-            JsonNode status = remote(status(host, port));
+            JsonNode status = remote(status(host, serve));
             assertThat(status.path("era").asString()).isEqualTo("modern");
             assertThat(status.path("protocolVersion").asString()).isEqualTo("2026-07-28");
             assertThat(status.path("eraChanges").asLong()).isEqualTo(1);
@@ -67,7 +65,7 @@ class EraRedeployGatewayTest {
 
             Exchange afterLegacy = host.call("remote__echo", Json.object().put("text", "legacy again"));
             assertThat(afterLegacy.text()).as(afterLegacy.body() + serve.stderr()).isEqualTo("legacy again");
-            status = remote(status(host, port));
+            status = remote(status(host, serve));
             assertThat(status.path("era").asString()).isEqualTo("legacy");
             assertThat(status.path("eraChanges").asLong()).isEqualTo(2);
             assertThat(legacyAgain.executions("echo")).isEqualTo(1);
@@ -90,10 +88,9 @@ class EraRedeployGatewayTest {
             servers.putObject("a").put("url", legacy.url().toString());
             servers.putObject("b").put("url", legacy.url().toString());
             Path config = Files.writeString(dir.resolve("mcpx.json"), Json.write(root));
-            int port = ServeProcess.freePort();
             try (ServeProcess serve = ServeProcess.start(Map.of(), "serve", "-c", config.toString(),
-                    "--http", "127.0.0.1:" + port).awaitListening()) {
-                HttpHost host = HttpHost.modern(URI.create("http://127.0.0.1:" + port + "/mcp"));
+                    "--http", "127.0.0.1:0").awaitListening()) {
+                HttpHost host = HttpHost.modern(serve.mcpUri());
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                         assertThat(host.request("tools/list", null).body()).as(serve::stderr).contains("a__echo", "b__echo"));
                 assertThat(host.call("b__echo", Json.object().put("text", "b")).text()).isEqualTo("b");
@@ -114,7 +111,7 @@ class EraRedeployGatewayTest {
         throw new AssertionError("no upstream remote in " + status);
     }
 
-    private static JsonNode status(HttpHost host, int port) throws Exception {
-        return Json.parse(host.raw(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status")).GET().build()).body());
+    private static JsonNode status(HttpHost host, ServeProcess serve) throws Exception {
+        return Json.parse(host.raw(HttpRequest.newBuilder(serve.statusUri()).GET().build()).body());
     }
 }

@@ -5,19 +5,16 @@ import static org.awaitility.Awaitility.await;
 
 import dev.mcpx.gateway.HttpHost.Exchange;
 import dev.mcpx.protocol.Json;
+import dev.mcpx.testkit.EverythingHttpServer;
 import dev.mcpx.testkit.NodeTools;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,15 +34,13 @@ class EverythingGatewayTest {
     Path dir;
 
     private NodeTools tools;
-    private int upstreamPort;
-    private Process httpUpstream;
+    private EverythingHttpServer httpUpstream;
     private Path config;
 
     @BeforeEach
     void setUp() throws Exception {
         tools = NodeTools.require();
-        upstreamPort = ServeProcess.freePort();
-        httpUpstream = startHttpUpstream();
+        httpUpstream = EverythingHttpServer.start(tools);
         ObjectNode root = Json.object();
         ObjectNode servers = root.putObject("mcpServers");
         ObjectNode stdio = servers.putObject("stdio");
@@ -53,35 +48,15 @@ class EverythingGatewayTest {
         stdio.put("command", command.get(0));
         var args = stdio.putArray("args");
         command.subList(1, command.size()).forEach(args::add);
-        servers.putObject("http").put("url", "http://localhost:" + upstreamPort + "/mcp");
+        servers.putObject("http").put("url", "http://localhost:" + httpUpstream.port() + "/mcp");
         config = Files.writeString(dir.resolve("mcpx.json"), Json.write(root));
     }
 
     @AfterEach
     void tearDown() {
         if (httpUpstream != null) {
-            httpUpstream.descendants().forEach(ProcessHandle::destroyForcibly);
-            httpUpstream.destroyForcibly();
+            httpUpstream.close();
         }
-    }
-
-    private Process startHttpUpstream() throws Exception {
-        Process process = tools.serverEverythingHttp(upstreamPort).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        CompletableFuture<Void> ready = new CompletableFuture<>();
-        Thread.ofVirtual().start(() -> {
-            try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
-                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                    if (line.contains("listening on port")) {
-                        ready.complete(null);
-                    }
-                }
-            } catch (Exception e) {
-                ready.completeExceptionally(e);
-            }
-            ready.completeExceptionally(new IllegalStateException("server-everything exited"));
-        });
-        ready.get(30, TimeUnit.SECONDS);
-        return process;
     }
 
     private static JsonNode upstream(JsonNode status, String name) {
@@ -99,10 +74,9 @@ class EverythingGatewayTest {
 
     @Test
     void overHttpTheGatewayOutlivesItsUpstreams() throws Exception {
-        int port = ServeProcess.freePort();
         try (ServeProcess serve = ServeProcess.start(Map.of(), "serve", "-c", config.toString(),
-                "--http", "127.0.0.1:" + port).awaitListening()) {
-            URI endpoint = URI.create("http://127.0.0.1:" + port + "/mcp");
+                "--http", "127.0.0.1:0").awaitListening()) {
+            URI endpoint = serve.mcpUri();
             HttpHost host = HttpHost.legacy(endpoint);
             host.initialize();
             // the first list waits a bounded time; an upstream slower than that is announced later
@@ -115,18 +89,16 @@ class EverythingGatewayTest {
             assertThat(host.call("stdio__echo", message("one")).text()).contains("Echo: one");
             assertThat(host.call("http__echo", message("two")).text()).contains("Echo: two");
 
-            httpUpstream.descendants().forEach(ProcessHandle::destroyForcibly);
-            httpUpstream.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            httpUpstream = startHttpUpstream();
+            httpUpstream.restart();
             Exchange afterRestart = host.call("http__echo", message("three"));
             assertThat(afterRestart.text()).as(afterRestart.body()).contains("Echo: three");
-            assertThat(upstream(status(host, port), "http").path("reinitializations").asLong()).isGreaterThanOrEqualTo(1);
+            assertThat(upstream(status(host, serve), "http").path("reinitializations").asLong()).isGreaterThanOrEqualTo(1);
 
-            long pid = upstream(status(host, port), "stdio").path("pid").asLong();
+            long pid = upstream(status(host, serve), "stdio").path("pid").asLong();
             ProcessHandle.of(pid).orElseThrow().destroyForcibly();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                     assertThat(host.call("stdio__echo", message("four")).text()).contains("Echo: four"));
-            JsonNode stdio = upstream(status(host, port), "stdio");
+            JsonNode stdio = upstream(status(host, serve), "stdio");
             assertThat(stdio.path("restarts").asLong()).isGreaterThanOrEqualTo(1);
             assertThat(stdio.path("pid").asLong()).isNotEqualTo(pid);
         }
@@ -148,9 +120,7 @@ class EverythingGatewayTest {
             assertThat(text(host.request("tools/call", call("http__echo", "a")))).contains("Echo: a");
             assertThat(text(host.request("tools/call", call("stdio__echo", "b")))).contains("Echo: b");
 
-            httpUpstream.descendants().forEach(ProcessHandle::destroyForcibly);
-            httpUpstream.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            httpUpstream = startHttpUpstream();
+            httpUpstream.restart();
             JsonNode afterRestart = host.request("tools/call", call("http__echo", "c"));
             assertThat(text(afterRestart)).as(afterRestart.toString()).contains("Echo: c");
 
@@ -181,7 +151,7 @@ class EverythingGatewayTest {
         return reply.path("result").path("content").path(0).path("text").asString();
     }
 
-    private static JsonNode status(HttpHost host, int port) throws Exception {
-        return Json.parse(host.raw(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status")).GET().build()).body());
+    private static JsonNode status(HttpHost host, ServeProcess serve) throws Exception {
+        return Json.parse(host.raw(HttpRequest.newBuilder(serve.statusUri()).GET().build()).body());
     }
 }

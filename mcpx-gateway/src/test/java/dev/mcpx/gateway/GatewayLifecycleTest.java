@@ -118,8 +118,8 @@ class GatewayLifecycleTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> ProcessHandle.of(onePid).map(p -> !p.isAlive()).orElse(true));
 
         Files.writeString(file, "{ not json");
-        Thread.sleep(500);
-        assertThat(gateway.status()).extracting(UpstreamStatus::name).containsExactly("two");
+        await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(gateway.status()).extracting(UpstreamStatus::name).containsExactly("two"));
     }
 
     @Test

@@ -3,8 +3,15 @@ package dev.mcpx.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.mcpx.client.Cancellation;
 import dev.mcpx.config.ConfigLoader;
+import dev.mcpx.config.FrontToken;
+import dev.mcpx.config.GatewayConfig;
+import dev.mcpx.config.Limits;
+import dev.mcpx.config.TlsFiles;
 import dev.mcpx.front.FrontLimits;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.Json;
@@ -17,8 +24,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -47,6 +56,26 @@ class LimitsReloadTest {
             });
             assertThat(gateway.config().limits().maxMessageBytes()).isEqualTo(8192);
             assertThat(gateway.frontLimits()).isEqualTo(FrontLimits.DEFAULTS);
+        }
+    }
+
+    @Test
+    void anEditedTokenIsLoggedAsNeedingARestartWithoutTheSecret() throws Exception {
+        ListAppender<ILoggingEvent> logs = new ListAppender<>();
+        Logger gatewayLog = (Logger) LoggerFactory.getLogger(Gateway.class);
+        logs.start();
+        gatewayLog.addAppender(logs);
+        try (Gateway gateway = Gateway.start(TestGateways.config(), TestGateways.settings(), Map.of())) {
+            gateway.reload(new GatewayConfig(Optional.empty(), List.of(),
+                    List.of(new FrontToken("ci", "edited-secret", FrontToken.Scope.ALL)), Optional.empty(),
+                    Limits.DEFAULTS, Optional.of(new TlsFiles(dir.resolve("a.crt"), dir.resolve("a.key")))));
+
+            assertThat(logs.list).extracting(ILoggingEvent::getFormattedMessage)
+                    .anyMatch(line -> line.contains("mcpx.token/mcpx.tokens changed (now: [ci]): restart mcpx serve"))
+                    .anyMatch(line -> line.contains("mcpx.tls changed: restart mcpx serve"))
+                    .noneMatch(line -> line.contains("edited-secret"));
+        } finally {
+            gatewayLog.detachAppender(logs);
         }
     }
 

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.front.http.HttpFront;
+import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.testkit.stdio.StdioFakeServer;
 import java.net.InetSocketAddress;
@@ -52,7 +53,7 @@ class OverLimitStdioAnswerTest {
         Path file = dir.resolve("mcpx.json");
         Files.writeString(file, Json.write(root), StandardCharsets.UTF_8);
         gateway = Gateway.start(new ConfigLoader(Map.of()).load(file), TestGateways.settings(), Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
         gateway.pool().awaitFirstAttempts(Duration.ofSeconds(60));
     }
 

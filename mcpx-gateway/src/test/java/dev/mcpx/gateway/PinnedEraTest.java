@@ -10,6 +10,7 @@ import ch.qos.logback.core.read.ListAppender;
 import dev.mcpx.config.ConfigException;
 import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.front.http.HttpFront;
+import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.pool.UpstreamStatus;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.testkit.conformance.ConformanceUpstream;
@@ -73,7 +74,7 @@ class PinnedEraTest {
         ObjectNode config = Json.object();
         fake(config.putObject("mcpServers"), "strict", "--initialize-first");
         try (Gateway gateway = start(config);
-             HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200))) {
+             HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200))) {
             UpstreamStatus status = upOrFailed(gateway, "strict");
             assertThat(status.state()).as(String.valueOf(status.reason())).isEqualTo("up");
             assertThat(status.era()).isEqualTo("legacy");

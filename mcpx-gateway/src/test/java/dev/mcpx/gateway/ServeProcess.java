@@ -3,20 +3,23 @@ package dev.mcpx.gateway;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** {@code mcpx serve ...} as a real child process of the test, on this class path. */
 public final class ServeProcess implements AutoCloseable {
 
     private final Process process;
     private final List<String> stderr = new ArrayList<>();
-    private final CompletableFuture<Void> listening = new CompletableFuture<>();
+    private static final Pattern LISTENING = Pattern.compile("mcpx: listening on (http\\S+)/mcp");
+    private final CompletableFuture<URI> listening = new CompletableFuture<>();
 
     private ServeProcess(Process process) {
         this.process = process;
@@ -38,8 +41,9 @@ public final class ServeProcess implements AutoCloseable {
                 synchronized (stderr) {
                     stderr.add(line);
                 }
-                if (line.contains("listening on")) {
-                    listening.complete(null);
+                Matcher matcher = LISTENING.matcher(line);
+                if (matcher.find()) {
+                    listening.complete(URI.create(matcher.group(1)));
                 }
             }
         } catch (IOException e) {
@@ -48,10 +52,28 @@ public final class ServeProcess implements AutoCloseable {
         listening.completeExceptionally(new IllegalStateException("mcpx serve exited: " + stderr()));
     }
 
-    /** Waits for the HTTP front to listen. */
+    /** Waits for the HTTP front to listen (start it with {@code --http 127.0.0.1:0}: it says where). */
     public ServeProcess awaitListening() throws Exception {
         listening.get(60, TimeUnit.SECONDS);
         return this;
+    }
+
+    /** The MCP endpoint the front said it listens on, {@code http://HOST:PORT/mcp}. */
+    public URI mcpUri() {
+        return base().resolve("/mcp");
+    }
+
+    /** {@code /status} of the front. */
+    public URI statusUri() {
+        return base().resolve("/status");
+    }
+
+    private URI base() {
+        URI base = listening.getNow(null);
+        if (base == null) {
+            throw new IllegalStateException("mcpx serve is not listening yet: call awaitListening() first");
+        }
+        return base;
     }
 
     public Process process() {
@@ -61,12 +83,6 @@ public final class ServeProcess implements AutoCloseable {
     public String stderr() {
         synchronized (stderr) {
             return String.join("\n", stderr);
-        }
-    }
-
-    public static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 

@@ -41,6 +41,6 @@ public final class TestGateways {
     }
 
     public static GatewayConfig config(UpstreamConfig... upstreams) {
-        return new GatewayConfig(Optional.empty(), List.of(upstreams), Optional.empty(), Optional.empty());
+        return new GatewayConfig(Optional.empty(), List.of(upstreams));
     }
 }

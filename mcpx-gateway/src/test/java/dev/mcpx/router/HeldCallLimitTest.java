@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.front.http.HttpFront;
+import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.HttpHost.Exchange;
@@ -32,7 +33,7 @@ class HeldCallLimitTest {
              Gateway gateway = Gateway.start(TestGateways.config(TestGateways.withPrefix(
                              UpstreamConfig.of("legacy", UpstreamEndpoint.Http.of(legacy.url().toString())), "l")),
                      TestGateways.settings().withHeldCalls(new HeldCalls.Limits(Duration.ofMinutes(5), 1)), Map.of());
-             HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200))) {
+             HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200))) {
             gateway.pool().awaitFirstAttempts(Duration.ofSeconds(60));
             assertThat(gateway.pool().require("legacy").status().era()).isEqualTo("legacy");
             HttpHost host = HttpHost.modern(front.mcpUri());

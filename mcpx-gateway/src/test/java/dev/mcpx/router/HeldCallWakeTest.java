@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.front.http.HttpFront;
+import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.TestGateways;
@@ -47,7 +48,7 @@ class HeldCallWakeTest {
                         UpstreamConfig.of("legacy", UpstreamEndpoint.Http.of(legacy.url().toString())), "l")),
                 TestGateways.settings().withHeldCalls(new HeldCalls.Limits(Duration.ofMinutes(5), 100, Duration.ofHours(1))),
                 Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
         gateway.pool().awaitFirstAttempts(Duration.ofSeconds(60));
         assertThat(gateway.pool().require("legacy").status().era()).isEqualTo("legacy");
         host = HttpHost.modern(front.mcpUri());

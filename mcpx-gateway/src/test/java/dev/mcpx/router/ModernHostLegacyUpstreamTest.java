@@ -12,6 +12,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.front.http.HttpFront;
+import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.HttpHost.Exchange;
@@ -57,7 +58,7 @@ class ModernHostLegacyUpstreamTest {
                 TestGateways.withPrefix(UpstreamConfig.of("legacy", UpstreamEndpoint.Http.of(legacy.url().toString())), "l"),
                 TestGateways.withPrefix(UpstreamConfig.of("modern", UpstreamEndpoint.Http.of(modern.url().toString())), "m")),
                 TestGateways.settings().withHeldCalls(new HeldCalls.Limits(EXPIRY, 100)), Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
         gateway.pool().awaitFirstAttempts(Duration.ofSeconds(60));
         assertThat(gateway.pool().require("legacy").status().era()).isEqualTo("legacy");
         assertThat(gateway.pool().require("modern").status().era()).isEqualTo("modern");

@@ -49,17 +49,6 @@ public record NodeTools(Path node, Path conformance, Path serverEverything) {
         return List.of(node.toString(), serverEverything.toString(), "stdio");
     }
 
-    /**
-     * A process builder for server-everything over Streamable HTTP at
-     * {@code http://localhost:PORT/mcp}; it binds every interface and prints
-     * "listening on port" on stderr once ready. Pick a free port: with PORT=0 it never says which.
-     */
-    public ProcessBuilder serverEverythingHttp(int port) {
-        ProcessBuilder builder = new ProcessBuilder(node.toString(), serverEverything.toString(), "streamableHttp");
-        builder.environment().put("PORT", Integer.toString(port));
-        return builder;
-    }
-
     /** {@code node conformance ARGS...}, e.g. {@code conformance("server", "--url", url)}. */
     public List<String> conformance(String... args) {
         List<String> command = new ArrayList<>(List.of(node.toString(), conformance.toString()));

@@ -7,6 +7,7 @@ import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
 import dev.mcpx.protocol.JsonRpcMessage.Request;
 import dev.mcpx.protocol.MalformedMessageException;
 import dev.mcpx.protocol.RequestCancelledException;
+import dev.mcpx.protocol.RequestTimeoutException;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.transport.Outbound;
 import dev.mcpx.transport.Transport;
@@ -19,6 +20,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -141,12 +143,23 @@ final class HttpSseTransport implements Transport {
                 .POST(HttpRequest.BodyPublishers.ofString(codec.encode(message)));
         endpoint.headers().forEach(post::header);
         outbound.headers().forEach(post::header);
+        // every answer comes on the stream, so the POST's status is all a send waits for, and an
+        // upstream that takes the POST and stalls costs at most the message's timeout
+        if (outbound.timeout() != null) {
+            post.timeout(outbound.timeout().isZero() ? java.time.Duration.ofMillis(1) : outbound.timeout());
+        }
         HttpResponse<InputStream> response;
         try {
             response = http.send(post.build(), HttpResponse.BodyHandlers.ofInputStream());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RequestCancelledException("interrupted while sending to " + description());
+        } catch (HttpTimeoutException e) {
+            if (message instanceof Request request) {
+                throw new RequestTimeoutException(request.method(), outbound.timeout());
+            }
+            throw new UpstreamUnavailableException(description() + " did not accept a message within "
+                    + outbound.timeout().toMillis() + " ms", e);
         } catch (IOException e) {
             throw new UpstreamUnavailableException(description() + " is unreachable: " + e, e);
         }

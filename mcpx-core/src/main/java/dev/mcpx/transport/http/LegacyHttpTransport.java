@@ -218,9 +218,23 @@ final class LegacyHttpTransport implements Transport {
     public synchronized void handshakeCompleted(ProtocolVersion version) {
         protocolVersion = version.wire();
         stopListening();
-        if (!closed.get()) {
-            listenStream = new ListenStream(this, session.get().current());
-            Thread.ofVirtual().name("mcpx-legacy-listen").start(listenStream);
+    }
+
+    @Override
+    public void sessionReady(java.time.Duration within) {
+        ListenStream opened;
+        synchronized (this) {
+            stopListening();
+            if (closed.get()) {
+                return;
+            }
+            opened = new ListenStream(this, session.get().current());
+            listenStream = opened;
+            Thread.ofVirtual().name("mcpx-legacy-listen").start(opened);
+        }
+        java.time.Duration limit = within.compareTo(options.connectTimeout()) < 0 ? within : options.connectTimeout();
+        if (!opened.awaitFirstAnswer(limit)) {
+            LOG.debug("{}: the listen stream got no answer within {}; going on without waiting", description(), limit);
         }
     }
 

@@ -3,8 +3,12 @@ package dev.mcpx.transport.http;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +30,8 @@ final class ListenStream implements Runnable {
     private final LegacyHttpTransport transport;
     private final String sessionId;
     private final StreamSlot slot = new StreamSlot();
+    /** Completed when the first GET got its status line, failed, or the stream ended without one. */
+    private final CompletableFuture<Void> firstAnswer = new CompletableFuture<>();
     private volatile Thread thread;
 
     ListenStream(LegacyHttpTransport transport, String sessionId) {
@@ -35,6 +41,29 @@ final class ListenStream implements Runnable {
 
     @Override
     public void run() {
+        try {
+            listen();
+        } finally {
+            firstAnswer.complete(null);
+        }
+    }
+
+    /** True when the server answered the first GET (or it failed) within {@code limit}. */
+    boolean awaitFirstAnswer(Duration limit) {
+        try {
+            firstAnswer.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        }
+    }
+
+    private void listen() {
         thread = Thread.currentThread();
         LegacyHttpOptions options = transport.options();
         String lastEventId = null;
@@ -45,7 +74,12 @@ final class ListenStream implements Runnable {
         while (live()) {
             boolean delivered = false;
             try {
-                HttpResponse<InputStream> response = slot.open(transport.openEventStream(sessionId, lastEventId, slot));
+                HttpResponse<InputStream> response;
+                try {
+                    response = slot.open(transport.openEventStream(sessionId, lastEventId, slot));
+                } finally {
+                    firstAnswer.complete(null);
+                }
                 if (response == null) {
                     return;
                 }

@@ -6,6 +6,7 @@ import java.net.http.HttpResponse;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The one HTTP stream a reader thread holds at a time, so that another thread can stop it at
@@ -14,15 +15,24 @@ import java.util.concurrent.ExecutionException;
  * <p>The body is taken over the moment the HTTP client creates it ({@link #bodyHandler()}), not
  * when the response future completes: cancelling that future races with the response arriving,
  * and a body nobody holds would keep the connection open with the server streaming to nobody.
+ *
+ * <p>Guarded by a {@link ReentrantLock}: closing a body can block, and a virtual thread blocked
+ * inside {@code synchronized} pins its carrier on JDK 21-23.
  */
 final class StreamSlot {
 
+    private final ReentrantLock lock = new ReentrantLock();
     private boolean stopped;
     private CompletableFuture<HttpResponse<InputStream>> opening;
     private InputStream body;
 
-    synchronized boolean stopped() {
-        return stopped;
+    boolean stopped() {
+        lock.lock();
+        try {
+            return stopped;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Body handler for the exchanges given to {@link #open}: the slot holds each body as it is created. */
@@ -36,12 +46,15 @@ final class StreamSlot {
     /** Waits for the response; null when the slot was stopped meanwhile (exchange aborted, body closed). */
     HttpResponse<InputStream> open(CompletableFuture<HttpResponse<InputStream>> exchange)
             throws IOException, InterruptedException {
-        synchronized (this) {
+        lock.lock();
+        try {
             if (stopped) {
                 exchange.cancel(true);
                 return null;
             }
             opening = exchange;
+        } finally {
+            lock.unlock();
         }
         HttpResponse<InputStream> response;
         try {
@@ -51,36 +64,54 @@ final class StreamSlot {
         } catch (ExecutionException e) {
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
         } finally {
-            synchronized (this) {
+            lock.lock();
+            try {
                 opening = null;
+            } finally {
+                lock.unlock();
             }
         }
         return hold(response.body()) ? response : null;
     }
 
     /** Holds {@code in} as the current body; false (and {@code in} closed) when already stopped. */
-    synchronized boolean hold(InputStream in) {
-        if (stopped) {
-            close(in);
-            return false;
+    boolean hold(InputStream in) {
+        lock.lock();
+        try {
+            if (stopped) {
+                close(in);
+                return false;
+            }
+            body = in;
+            return true;
+        } finally {
+            lock.unlock();
         }
-        body = in;
-        return true;
     }
 
     /** The reader is done with the current body. */
-    synchronized void release() {
-        close(body);
-        body = null;
+    void release() {
+        lock.lock();
+        try {
+            close(body);
+            body = null;
+        } finally {
+            lock.unlock();
+        }
     }
 
-    synchronized void stop() {
-        stopped = true;
-        if (opening != null) {
-            opening.cancel(true);
+    void stop() {
+        lock.lock();
+        try {
+            stopped = true;
+            if (opening != null) {
+                opening.cancel(true);
+            }
+            close(body);
+            body = null;
+        } finally {
+            lock.unlock();
         }
-        close(body);
-        body = null;
     }
 
     private static void close(InputStream in) {

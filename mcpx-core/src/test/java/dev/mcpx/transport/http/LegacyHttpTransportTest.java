@@ -1,6 +1,7 @@
 package dev.mcpx.transport.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mcpx.protocol.Json;
@@ -72,8 +73,9 @@ class LegacyHttpTransportTest {
         RequestId id = nextId();
         transport.send(Outbound.of(new Request(id, "initialize", params)));
         assertThat(events.result(id).result().path("protocolVersion").asString()).isEqualTo("2025-11-25");
-        transport.send(Outbound.of(new Notification("notifications/initialized", null)));
         transport.handshakeCompleted(ProtocolVersion.V2025_11_25);
+        transport.send(Outbound.of(new Notification("notifications/initialized", null)));
+        transport.sessionReady(Duration.ofSeconds(10));
         return transport.sessionId().orElseThrow();
     }
 
@@ -336,8 +338,7 @@ class LegacyHttpTransportTest {
     void aServerWithoutListenStreamAnswers405AndThatIsFine() throws InterruptedException {
         upstream.listenStream(false);
         connect();
-        handshake();
-        Thread.sleep(400);
+        handshake();  // returns once the listen GET was answered (here: 405)
         RequestId id = nextId();
         transport.send(Outbound.of(new Request(id, "ping", null)));
         events.result(id);
@@ -363,10 +364,10 @@ class LegacyHttpTransportTest {
         awaitListenStreams(1);
         transport.expireSession(session);
         upstream.notifyToolsListChanged();
-        Thread.sleep(500);
 
-        assertThat(events.messages()).noneMatch(m -> m instanceof Notification n
-                && n.method().equals("notifications/tools/list_changed"));
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(events.messages()).noneMatch(m -> m instanceof Notification n
+                        && n.method().equals("notifications/tools/list_changed")));
         assertThat(upstream.requests().stream().filter(r -> r.httpMethod().equals("GET"))).hasSize(1);
     }
 

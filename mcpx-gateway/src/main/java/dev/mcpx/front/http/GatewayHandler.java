@@ -2,6 +2,7 @@ package dev.mcpx.front.http;
 
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.JsonRpcError;
+import java.util.Set;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -9,6 +10,12 @@ import org.eclipse.jetty.util.Callback;
 
 /** Every HTTP request: the access checks first, then {@code /mcp} or {@code /status}. */
 final class GatewayHandler extends Handler.Abstract {
+
+    /**
+     * Read-only endpoints a monitoring token reaches. Anything else (including unknown paths)
+     * counts as {@code /mcp}, so a new endpoint is never open by omission.
+     */
+    static final Set<String> MONITORING = Set.of("/status");
 
     private final AccessGuard guard;
     private final McpEndpoint mcp;
@@ -32,13 +39,24 @@ final class GatewayHandler extends Handler.Abstract {
                     "Forbidden: Host " + request.getHeaders().get("Host") + " is not this machine"));
             return true;
         }
-        if (!guard.authorized(request.getHeaders().get("Authorization"))) {
-            response.getHeaders().put("WWW-Authenticate", "Bearer");
-            Replies.error(response, callback, 401, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
-                    "Unauthorized: a valid bearer token is required"));
-            return true;
-        }
         String path = Request.getPathInContext(request);
+        AccessGuard.Reach reach = MONITORING.contains(path) ? AccessGuard.Reach.MONITORING : AccessGuard.Reach.MCP;
+        switch (guard.authorize(request.getHeaders().get("Authorization"), reach)) {
+            case UNAUTHORIZED -> {
+                response.getHeaders().put("WWW-Authenticate", "Bearer");
+                Replies.error(response, callback, 401, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                        "Unauthorized: a valid bearer token is required"));
+                return true;
+            }
+            case FORBIDDEN -> {
+                Replies.error(response, callback, 403, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                        "Forbidden: this token may read the monitoring endpoints only"));
+                return true;
+            }
+            case ALLOWED -> {
+                // on to the endpoint
+            }
+        }
         String method = request.getMethod();
         switch (path) {
             case "/mcp" -> {

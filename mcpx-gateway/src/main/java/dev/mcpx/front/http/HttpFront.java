@@ -13,6 +13,7 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code mcpx serve --http}: Jetty on virtual threads serving {@code /mcp} (both eras) and
- * {@code /status}. Binds where told (127.0.0.1 by default at the command line).
+ * {@code /status}, over TLS when given a certificate. Binds where told (127.0.0.1 by default at
+ * the command line), and beyond loopback only with a token or the operator's explicit opt-out.
  */
 public final class HttpFront implements AutoCloseable {
 
@@ -44,22 +46,36 @@ public final class HttpFront implements AutoCloseable {
     private final Thread sweeper;
     private final ModernListeners listeners = new ModernListeners();
     private final Runnable unsubscribe;
+    private final boolean tls;
 
-    private HttpFront(Gateway gateway, InetSocketAddress address, String token, Duration keepAlive, SseSettings sse) {
+    private HttpFront(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive,
+                      SseSettings sse, int tlsScanSeconds) {
+        if (security.refuses(address)) {
+            throw new IllegalArgumentException(address.getHostString() + " is reachable from other machines: "
+                    + "a token, or allowUnauthenticated, is required");
+        }
         FrontLimits limits = gateway.frontLimits();
         sessions = new LegacySessions(Duration.ofHours(1), limits, sse, replayCounters,
                 session -> gateway.hostRequests().release(session.updates));
         server = new Server(new VirtualThreadPool(MAX_CONCURRENT_EXCHANGES));
         HttpConfiguration http = new HttpConfiguration();
         http.setRequestHeaderSize(limits.maxHeaderBytes());
-        connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        tls = security.tls().isPresent();
+        if (tls) {
+            TlsReload reload = new TlsReload(security.tls().get(), tlsScanSeconds);
+            connector = new ServerConnector(server, new SslConnectionFactory(reload.factory(), "http/1.1"),
+                    new HttpConnectionFactory(http));
+            server.addBean(reload.scanner());
+        } else {
+            connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        }
         connector.setHost(address.getHostString());
         connector.setPort(address.getPort());
         connector.setAcceptQueueSize(ACCEPT_QUEUE);
         server.addConnector(connector);
         McpEndpoint mcp = new McpEndpoint(gateway.hostRequests(), sessions, listeners, keepAlive, sse,
                 replayCounters, limits.maxMessageBytes());
-        server.setHandler(new GatewayHandler(new AccessGuard(token, address.getHostString()), mcp,
+        server.setHandler(new GatewayHandler(new AccessGuard(security.tokens(), address.getHostString()), mcp,
                 new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters)));
         server.setStopTimeout(2_000);
         unsubscribe = gateway.listChanges().subscribe(this::listsChanged);
@@ -77,16 +93,29 @@ public final class HttpFront implements AutoCloseable {
         }
     }
 
-    /** Starts serving; {@code address} port 0 picks a free port (see {@link #port()}). */
-    public static HttpFront start(Gateway gateway, InetSocketAddress address, String token, Duration keepAlive)
+    /**
+     * Starts serving with {@code security}'s tokens and TLS; {@code address} port 0 picks a free
+     * port (see {@link #port()}). An address beyond loopback without a
+     * token for {@code /mcp} is refused ({@link IllegalArgumentException}) unless the security
+     * allows it; certificate files that do not load are a {@link dev.mcpx.config.ConfigException}.
+     */
+    public static HttpFront start(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive)
             throws Exception {
-        return start(gateway, address, token, keepAlive, SseSettings.DEFAULTS);
+        return start(gateway, address, security, keepAlive, SseSettings.DEFAULTS, TLS_SCAN_SECONDS);
     }
 
     /** With other SSE limits than the defaults (tests shrink the store and the grace period). */
-    static HttpFront start(Gateway gateway, InetSocketAddress address, String token, Duration keepAlive,
+    static HttpFront start(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive,
                            SseSettings sse) throws Exception {
-        HttpFront front = new HttpFront(gateway, address, token, keepAlive, sse);
+        return start(gateway, address, security, keepAlive, sse, TLS_SCAN_SECONDS);
+    }
+
+    /** How often the certificate files are checked for changes. */
+    static final int TLS_SCAN_SECONDS = 5;
+
+    static HttpFront start(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive,
+                           SseSettings sse, int tlsScanSeconds) throws Exception {
+        HttpFront front = new HttpFront(gateway, address, security, keepAlive, sse, tlsScanSeconds);
         front.server.start();
         front.sweeper.start();
         return front;
@@ -98,7 +127,7 @@ public final class HttpFront implements AutoCloseable {
 
     public URI mcpUri() {
         String host = connector.getHost() == null ? "127.0.0.1" : connector.getHost();
-        return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port() + "/mcp");
+        return URI.create((tls ? "https://" : "http://") + (host.contains(":") ? "[" + host + "]" : host) + ":" + port() + "/mcp");
     }
 
     private void listsChanged(Set<String> methods) {

@@ -75,9 +75,7 @@ final class McpEndpoint {
         try {
             hostMessage = codec.decode(body);
         } catch (MalformedMessageException e) {
-            Replies.error(response, callback, 400, e.id(), JsonRpcError.of(
-                    e.kind() == MalformedMessageException.Kind.NOT_JSON ? ErrorCodes.PARSE_ERROR : ErrorCodes.INVALID_REQUEST,
-                    e.getMessage()));
+            Replies.error(response, callback, 400, e.id(), e.toError());
             return;
         }
         HttpFields headers = request.getHeaders();

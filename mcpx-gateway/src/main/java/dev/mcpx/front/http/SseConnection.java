@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Response;
@@ -13,6 +15,9 @@ import org.eclipse.jetty.server.Response;
  * anything had to be streamed. Written from several threads (events, keep-alives, the answer).
  * Once streaming, a comment goes out every {@code keepAlive} so a host that went away is noticed
  * by a failed write even while the upstream is silent; {@code onBroken} then runs once.
+ *
+ * <p>Writes block while a slow host reads, so they hold a {@link ReentrantLock}, never a
+ * monitor: a virtual thread that blocks inside {@code synchronized} pins its carrier on JDK 21-23.
  */
 final class SseConnection {
 
@@ -20,6 +25,8 @@ final class SseConnection {
     private final Consumer<SseConnection> onBroken;
     private final String prologue;
     private final String[] extraHeaders;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition ended = lock.newCondition();
     private boolean committed;
     private boolean broken;
     private boolean finished;
@@ -75,7 +82,8 @@ final class SseConnection {
      * response is then finished. False when the response is already SSE (or over).
      */
     boolean json(String body, int status) {
-        synchronized (this) {
+        lock.lock();
+        try {
             if (committed || broken || finished) {
                 return false;
             }
@@ -89,8 +97,10 @@ final class SseConnection {
             } catch (IOException | RuntimeException e) {
                 broken = true;
             }
-            notifyAll();
+            ended.signalAll();
             return true;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -105,24 +115,40 @@ final class SseConnection {
         return write("", true);
     }
 
-    synchronized boolean isOpen() {
-        return !broken && !finished;
+    boolean isOpen() {
+        lock.lock();
+        try {
+            return !broken && !finished;
+        } finally {
+            lock.unlock();
+        }
     }
 
-    synchronized boolean isBroken() {
-        return broken;
+    boolean isBroken() {
+        lock.lock();
+        try {
+            return broken;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Blocks the handler until the response is finished or the host went away. */
-    synchronized void awaitEnd() throws InterruptedException {
-        while (!broken && !finished) {
-            wait();
+    void awaitEnd() throws InterruptedException {
+        lock.lock();
+        try {
+            while (!broken && !finished) {
+                ended.await();
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
     /** Writes SSE text (committing the response as SSE first); false when the host is gone or the response over. */
     boolean write(String text, boolean last) {
-        synchronized (this) {
+        lock.lock();
+        try {
             if (broken || finished) {
                 return false;
             }
@@ -141,13 +167,15 @@ final class SseConnection {
                 Content.Sink.write(response, last, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
                 finished = last;
                 if (last) {
-                    notifyAll();
+                    ended.signalAll();
                 }
                 return true;
             } catch (IOException | RuntimeException e) {
                 broken = true;
-                notifyAll();
+                ended.signalAll();
             }
+        } finally {
+            lock.unlock();
         }
         onBroken.accept(this);
         return false;

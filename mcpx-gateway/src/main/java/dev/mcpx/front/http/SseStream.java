@@ -4,6 +4,7 @@ import dev.mcpx.protocol.JsonRpcCodec;
 import dev.mcpx.protocol.JsonRpcMessage;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.jetty.server.Response;
 
 /**
@@ -24,7 +25,9 @@ final class SseStream {
     private final StreamLog log;
     private final String retryField;
     private final SseConnection origin;
-    /** The connection events go to now; null while the host is away. Guarded by this. */
+    /** Held while writing to a slow host, so a lock that does not pin a virtual thread's carrier. */
+    private final ReentrantLock lock = new ReentrantLock();
+    /** The connection events go to now; null while the host is away. Guarded by {@link #lock}. */
     private SseConnection attached;
 
     private SseStream(ReplayStore store, SseSettings settings, Response response, Duration firstKeepAlive,
@@ -75,10 +78,13 @@ final class SseStream {
             onBroken.run();
             return;
         }
-        synchronized (this) {
+        lock.lock();
+        try {
             if (attached == connection) {
                 attached = null;
             }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -96,7 +102,8 @@ final class SseStream {
         if (log == null) {
             return origin.write(event(null, data), false);
         }
-        synchronized (this) {
+        lock.lock();
+        try {
             StreamLog.Event kept = log.complete ? null : store.append(log, data);
             if (kept == null) {
                 return false;
@@ -105,6 +112,8 @@ final class SseStream {
                 attached.write(event(kept.id(), data), false);
             }
             return true;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -121,7 +130,8 @@ final class SseStream {
             }
             return;
         }
-        synchronized (this) {
+        lock.lock();
+        try {
             if (attached == origin && origin.json(data, status)) {
                 store.drop(log);
                 return;
@@ -135,6 +145,8 @@ final class SseStream {
                     store.delivered(log);
                 }
             }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -145,10 +157,13 @@ final class SseStream {
             return;
         }
         SseConnection to;
-        synchronized (this) {
+        lock.lock();
+        try {
             store.complete(log, false);
             to = attached;
             attached = null;
+        } finally {
+            lock.unlock();
         }
         if (to != null) {
             to.finish();
@@ -162,7 +177,8 @@ final class SseStream {
      * the events were evicted meanwhile.
      */
     SseConnection resume(Response response, long afterSeq, Duration keepAlive, ReplayCounters counters) {
-        synchronized (this) {
+        lock.lock();
+        try {
             List<StreamLog.Event> replay = store.after(log, afterSeq);
             if (replay == null) {
                 return null;
@@ -189,6 +205,8 @@ final class SseStream {
                 attached = resumed;
             }
             return resumed;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -198,8 +216,13 @@ final class SseStream {
     }
 
     /** True while some connection carries this stream to its host. */
-    synchronized boolean isAttached() {
-        return attached != null && attached.isOpen();
+    boolean isAttached() {
+        lock.lock();
+        try {
+            return attached != null && attached.isOpen();
+        } finally {
+            lock.unlock();
+        }
     }
 
     boolean isBroken() {

@@ -27,12 +27,12 @@ import dev.mcpx.router.ResourceSubscriptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -50,8 +50,9 @@ public final class StdioFront {
     private final HostRequests requests;
     private final ListChanges changes;
     private final InputStream in;
-    private final PrintStream out;
+    private final OutputStream out;
     private final JsonRpcCodec codec = new JsonRpcCodec();
+    private final ReentrantLock writing = new ReentrantLock();
     private final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
     private final Map<RequestId, ObjectNode> subscriptions = new ConcurrentHashMap<>();
     private final Map<RequestId, ListenUpdates> listenUpdates = new ConcurrentHashMap<>();
@@ -75,7 +76,7 @@ public final class StdioFront {
         this.limits = limits;
         this.limit = limits.callLimit();
         this.in = in;
-        this.out = new PrintStream(out, false, StandardCharsets.UTF_8);
+        this.out = out;
     }
 
     /** How long an upstream's sampling/elicitation/roots request waits for the host's answer. */
@@ -119,8 +120,7 @@ public final class StdioFront {
         try {
             hostMessage = codec.decode(line);
         } catch (MalformedMessageException e) {
-            send(new ErrorResponse(e.id(), JsonRpcError.of(e.id() == null ? ErrorCodes.PARSE_ERROR
-                    : ErrorCodes.INVALID_REQUEST, e.getMessage())));
+            send(new ErrorResponse(e.id(), e.toError()));
             return;
         }
         switch (hostMessage) {
@@ -269,12 +269,21 @@ public final class StdioFront {
         }
     }
 
+    /**
+     * A host that reads slowly blocks this write: a lock, not a monitor (nor a PrintStream's), so
+     * the waiting virtual threads do not pin their carriers (JDK 21-23). A host that went away
+     * makes it fail quietly: its calls are cancelled when stdin closes.
+     */
     private void send(JsonRpcMessage message) {
-        String line = codec.encode(message);
-        synchronized (out) {
-            out.print(line);
-            out.print('\n');
+        byte[] line = (codec.encode(message) + "\n").getBytes(StandardCharsets.UTF_8);
+        writing.lock();
+        try {
+            out.write(line);
             out.flush();
+        } catch (IOException e) {
+            LOG.debug("the host no longer reads stdout: {}", e.toString());
+        } finally {
+            writing.unlock();
         }
     }
 }

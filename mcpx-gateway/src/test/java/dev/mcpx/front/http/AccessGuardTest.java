@@ -2,22 +2,57 @@ package dev.mcpx.front.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mcpx.config.FrontToken;
+import dev.mcpx.front.http.AccessGuard.Reach;
+import dev.mcpx.front.http.AccessGuard.Verdict;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class AccessGuardTest {
 
-    private final AccessGuard loopback = new AccessGuard("s3cret", "127.0.0.1");
+    private static final FrontToken ALICE = new FrontToken("alice", "s3cret", FrontToken.Scope.ALL);
+    private static final FrontToken CI = new FrontToken("ci", "another-one", FrontToken.Scope.ALL);
+    private static final FrontToken PROMETHEUS = new FrontToken("prometheus", "read-only", FrontToken.Scope.MONITOR);
+
+    private final AccessGuard loopback = new AccessGuard(List.of(ALICE), "127.0.0.1");
 
     @Test
     void onlyTheExactBearerTokenIsAccepted() {
-        assertThat(loopback.authorized("Bearer s3cret")).isTrue();
-        assertThat(loopback.authorized(null)).isFalse();
-        assertThat(loopback.authorized("")).isFalse();
-        assertThat(loopback.authorized("Bearer s3cre")).isFalse();
-        assertThat(loopback.authorized("Bearer s3crets")).isFalse();
-        assertThat(loopback.authorized("Bearer S3CRET")).isFalse();
-        assertThat(loopback.authorized("Basic s3cret")).isFalse();
-        assertThat(loopback.authorized("s3cret")).isFalse();
+        assertThat(loopback.authorize("Bearer s3cret", Reach.MCP)).isEqualTo(Verdict.ALLOWED);
+        assertThat(loopback.authorize(" Bearer s3cret ", Reach.MCP)).isEqualTo(Verdict.ALLOWED);
+        for (String wrong : new String[] {null, "", "Bearer s3cre", "Bearer s3crets", "Bearer S3CRET", "Basic s3cret",
+                "s3cret", "bearer s3cret"}) {
+            assertThat(loopback.authorize(wrong, Reach.MCP)).as(wrong).isEqualTo(Verdict.UNAUTHORIZED);
+            assertThat(loopback.authorize(wrong, Reach.MONITORING)).as(wrong).isEqualTo(Verdict.UNAUTHORIZED);
+        }
+    }
+
+    @Test
+    void everyNamedTokenIsAcceptedAndTellsWhoItIs() {
+        AccessGuard guard = new AccessGuard(List.of(ALICE, CI, PROMETHEUS), "0.0.0.0");
+
+        assertThat(guard.match("Bearer s3cret")).isEqualTo(ALICE);
+        assertThat(guard.match("Bearer another-one")).isEqualTo(CI);
+        assertThat(guard.match("Bearer read-only")).isEqualTo(PROMETHEUS);
+        assertThat(guard.match("Bearer nobody")).isNull();
+    }
+
+    @Test
+    void aMonitoringTokenReadsStatusButIsForbiddenOnMcp() {
+        AccessGuard guard = new AccessGuard(List.of(ALICE, PROMETHEUS), "0.0.0.0");
+
+        assertThat(guard.authorize("Bearer read-only", Reach.MONITORING)).isEqualTo(Verdict.ALLOWED);
+        assertThat(guard.authorize("Bearer read-only", Reach.MCP)).isEqualTo(Verdict.FORBIDDEN);
+        assertThat(guard.authorize("Bearer s3cret", Reach.MONITORING)).isEqualTo(Verdict.ALLOWED);
+        assertThat(guard.authorize(null, Reach.MONITORING)).isEqualTo(Verdict.UNAUTHORIZED);
+    }
+
+    @Test
+    void withOnlyAMonitoringTokenMonitoringIsClosedAndMcpStaysAsItWas() {
+        AccessGuard guard = new AccessGuard(List.of(PROMETHEUS), "127.0.0.1");
+
+        assertThat(guard.authorize(null, Reach.MONITORING)).isEqualTo(Verdict.UNAUTHORIZED);
+        assertThat(guard.authorize(null, Reach.MCP)).isEqualTo(Verdict.ALLOWED);
     }
 
     @Test
@@ -34,9 +69,10 @@ class AccessGuardTest {
 
     @Test
     void aDeliberatelyPublicBindDoesNotJudgeHostNames() {
-        AccessGuard everywhere = new AccessGuard(null, "0.0.0.0");
+        AccessGuard everywhere = new AccessGuard(List.of(), "0.0.0.0");
         assertThat(everywhere.hostAllowed("gateway.internal:8080")).isTrue();
-        assertThat(everywhere.authorized(null)).isTrue();
+        assertThat(everywhere.authorize(null, Reach.MCP)).isEqualTo(Verdict.ALLOWED);
+        assertThat(everywhere.authorize(null, Reach.MONITORING)).isEqualTo(Verdict.ALLOWED);
     }
 
     @Test

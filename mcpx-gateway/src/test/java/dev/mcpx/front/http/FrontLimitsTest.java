@@ -19,6 +19,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What the front does with hosts that send too much or send junk: a clear error, and nothing else breaks. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -30,7 +32,7 @@ class FrontLimitsTest {
     @BeforeAll
     void start() throws Exception {
         gateway = Gateway.start(TestGateways.config(TestGateways.fake("fake")), TestGateways.settings(), Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
     }
 
     @AfterAll
@@ -56,6 +58,18 @@ class FrontLimitsTest {
         assertThat(notAMessage.statusCode()).isEqualTo(400);
         assertThat(Json.parse(notAMessage.body()).path("error").path("code").asInt()).isEqualTo(-32600);
         assertThat(host.request("ping", null).reply().has("result")).isTrue();
+    }
+
+    /** The same rule as the stdio front: -32700 only for a body that does not parse. */
+    @ParameterizedTest
+    @ValueSource(strings = {"[]", "42", "{\"jsonrpc\": \"1.0\", \"method\": \"ping\"}", "{\"jsonrpc\": \"2.0\"}"})
+    void validJsonThatIsNoRequestIsAnInvalidRequest(String body) throws Exception {
+        HttpResponse<String> refused = HttpHost.legacy(front.mcpUri()).raw(HttpRequest.newBuilder(front.mcpUri())
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(Json.parse(refused.body()).path("error").path("code").asInt()).isEqualTo(-32600);
     }
 
     @Test

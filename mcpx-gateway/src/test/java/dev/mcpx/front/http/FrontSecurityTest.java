@@ -1,6 +1,7 @@
 package dev.mcpx.front.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
@@ -21,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -38,12 +40,28 @@ class FrontSecurityTest {
     @Test
     void aRebindingPageWithAForeignHostIsForbiddenEvenWithoutOrigin() throws Exception {
         try (Gateway gateway = Gateway.start(TestGateways.config(), TestGateways.settings(), Map.of());
-             Closing front = new Closing(HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null,
+             Closing front = new Closing(HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE,
                      Duration.ofMillis(200)))) {
             int port = front.front().port();
             assertThat(rawGet(port, "/status", "evil.example:" + port)).startsWith("HTTP/1.1 403");
             assertThat(rawGet(port, "/status", "localhost:" + port)).startsWith("HTTP/1.1 200");
             assertThat(rawGet(port, "/status", "127.0.0.1:" + port)).startsWith("HTTP/1.1 200");
+        }
+    }
+
+    @Test
+    void aFrontBeyondLoopbackWithoutATokenIsNotStartedUnlessAllowed() throws Exception {
+        try (Gateway gateway = Gateway.start(TestGateways.config(), TestGateways.settings(), Map.of())) {
+            assertThatThrownBy(() -> HttpFront.start(gateway, new InetSocketAddress("0.0.0.0", 0), HttpSecurity.NONE,
+                    Duration.ofMillis(200))).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("0.0.0.0 is reachable from other machines");
+            try (Closing open = new Closing(HttpFront.start(gateway, new InetSocketAddress("0.0.0.0", 0),
+                    new HttpSecurity(List.of(), Optional.empty(), true), Duration.ofMillis(200)));
+                 Closing guarded = new Closing(HttpFront.start(gateway, new InetSocketAddress("0.0.0.0", 0),
+                         HttpSecurity.token(FRONT_TOKEN), Duration.ofMillis(200)))) {
+                assertThat(rawGet(open.front().port(), "/status", "gateway.internal")).startsWith("HTTP/1.1 200");
+                assertThat(rawGet(guarded.front().port(), "/status", "gateway.internal")).startsWith("HTTP/1.1 401");
+            }
         }
     }
 
@@ -61,7 +79,7 @@ class FrontSecurityTest {
         UpstreamConfig local = UpstreamConfig.of("local", new UpstreamEndpoint.Stdio("/nonexistent/mcp-server",
                 List.of("--serve"), Map.of("API_KEY", ENV_SECRET), null, false));
         try (Gateway gateway = Gateway.start(TestGateways.config(remote, local), TestGateways.settings(), Map.of());
-             Closing front = new Closing(HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), FRONT_TOKEN,
+             Closing front = new Closing(HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.token(FRONT_TOKEN),
                      Duration.ofMillis(200)))) {
             await().atMost(Duration.ofSeconds(20)).until(() -> gateway.status().stream()
                     .allMatch(status -> status.reason() != null));

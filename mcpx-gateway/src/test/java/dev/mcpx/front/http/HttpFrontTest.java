@@ -47,8 +47,8 @@ class HttpFrontTest {
                 TestGateways.withPrefix(UpstreamConfig.of("legacy", http(legacyUpstream.url().toString())), "lh"),
                 TestGateways.withPrefix(UpstreamConfig.of("modern", http(modernUpstream.url().toString())), "mh")),
                 TestGateways.settings(), Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
-        guarded = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), "s3cret", Duration.ofMillis(200));
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
+        guarded = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.token("s3cret"), Duration.ofMillis(200));
     }
 
     private static UpstreamEndpoint.Http http(String url) {
@@ -307,6 +307,7 @@ class HttpFrontTest {
     void aHostThatDisconnectsMidCallCancelsTheUpstreamCall() throws Exception {
         HttpHost host = HttpHost.modern(front.mcpUri());
         host.request("tools/list", null);
+        long callsBefore = Long.parseLong(host.call("fake__calls", Json.object()).text());
         ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", 9).put("method", "tools/call");
         ObjectNode params = body.putObject("params").put("name", "fake__sleep");
         params.putObject("arguments").put("ms", 30_000);
@@ -321,7 +322,9 @@ class HttpFrontTest {
                     .getBytes(StandardCharsets.US_ASCII));
             out.write(payload);
             out.flush();
-            Thread.sleep(1_000);
+            // the host goes away only once its call runs upstream: one more call than before, and this one
+            await().atMost(Duration.ofSeconds(20)).until(() ->
+                    Long.parseLong(host.call("fake__calls", Json.object()).text()) >= callsBefore + 2);
         }
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(host.call("fake__cancellations", Json.object()).text()).isNotEqualTo("0"));

@@ -42,7 +42,7 @@ class HttpListChangesTest {
     @Test
     void legacyGetStreamsAndModernSubscriptionsBothHearListChanged() throws Exception {
         gateway = Gateway.start(TestGateways.config(TestGateways.fake("one")), TestGateways.settings(), Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
 
         HttpHost legacy = HttpHost.legacy(front.mcpUri());
         legacy.initialize();
@@ -80,7 +80,7 @@ class HttpListChangesTest {
             gateway = Gateway.start(TestGateways.config(TestGateways.withPrefix(
                     UpstreamConfig.of("modern", UpstreamEndpoint.Http.of(upstream.url().toString())), "mh")),
                     TestGateways.settings(), Map.of());
-            front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+            front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
             HttpHost legacy = HttpHost.legacy(front.mcpUri());
             legacy.initialize();
             assertThat(legacy.request("tools/list", null).reply().toString()).doesNotContain("mh__fresh_tool");

@@ -51,7 +51,7 @@ class HttpResourceSubscriptionsTest {
         gateway = Gateway.start(TestGateways.config(
                 UpstreamConfig.of("old", UpstreamEndpoint.Http.of(legacy.url().toString())),
                 UpstreamConfig.of("new", UpstreamEndpoint.Http.of(modern.url().toString()))), TestGateways.settings(), Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
         gateway.pool().awaitFirstAttempts(Duration.ofSeconds(20));
     }
 
@@ -214,7 +214,7 @@ class HttpResourceSubscriptionsTest {
         legacy.offerSubscriptions(false);
         gateway = Gateway.start(TestGateways.config(UpstreamConfig.of("old", UpstreamEndpoint.Http.of(legacy.url().toString()))),
                 TestGateways.settings(), Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
         gateway.pool().awaitFirstAttempts(Duration.ofSeconds(20));
         HttpHost host = HttpHost.legacy(front.mcpUri());
 

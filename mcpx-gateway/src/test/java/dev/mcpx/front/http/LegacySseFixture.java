@@ -62,7 +62,7 @@ abstract class LegacySseFixture {
     }
 
     HttpFront front(SseSettings settings) throws Exception {
-        HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200),
+        HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200),
                 settings);
         fronts.add(front);
         return front;

@@ -43,7 +43,7 @@ class PassThroughTest {
                 TestGateways.withPrefix(UpstreamConfig.of("legacy", UpstreamEndpoint.Http.of(legacyUpstream.url().toString())), "lh"),
                 TestGateways.withPrefix(UpstreamConfig.of("modern", UpstreamEndpoint.Http.of(modernUpstream.url().toString())), "mh")),
                 TestGateways.settings(), Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
     }
 
     @AfterAll

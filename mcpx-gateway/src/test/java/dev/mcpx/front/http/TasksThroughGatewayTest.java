@@ -44,7 +44,7 @@ class TasksThroughGatewayTest {
                 TestGateways.withPrefix(UpstreamConfig.of("alpha", UpstreamEndpoint.Http.of(alpha.url().toString())), "a"),
                 TestGateways.withPrefix(UpstreamConfig.of("beta", UpstreamEndpoint.Http.of(beta.url().toString())), "b")),
                 TestGateways.settings(), Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
     }
 
     @AfterAll

@@ -38,7 +38,7 @@ class UnsolicitedTaskTest {
         gateway = Gateway.start(TestGateways.config(
                 TestGateways.withPrefix(UpstreamConfig.of("modern", UpstreamEndpoint.Http.of(upstream.url().toString())), "mh")),
                 TestGateways.settings(), Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), null, Duration.ofMillis(200));
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
     }
 
     @AfterAll

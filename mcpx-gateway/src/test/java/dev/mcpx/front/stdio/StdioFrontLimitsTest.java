@@ -21,6 +21,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -77,6 +79,18 @@ class StdioFrontLimitsTest {
         JsonNode wrongVersion = host.reply("77", Duration.ofSeconds(10));
         assertThat(wrongVersion.path("error").path("code").asInt()).isEqualTo(-32600);
 
+        assertThat(host.request("ping", null).has("result")).isTrue();
+    }
+
+    /** JSON-RPC 2.0: -32700 only for text that does not parse; valid JSON that is no request is -32600. */
+    @ParameterizedTest
+    @ValueSource(strings = {"[]", "[1, 2]", "42", "\"ping\"", "null", "{\"jsonrpc\": \"1.0\", \"method\": \"ping\"}",
+            "{\"jsonrpc\": \"2.0\"}", "{\"method\": \"ping\"}"})
+    void validJsonThatIsNoRequestIsAnInvalidRequestNotAParseError(String line) throws Exception {
+        host.writeRaw(line);
+        JsonNode refused = host.reply("null", Duration.ofSeconds(10));
+
+        assertThat(refused.path("error").path("code").asInt()).isEqualTo(ErrorCodes.INVALID_REQUEST);
         assertThat(host.request("ping", null).has("result")).isTrue();
     }
 

@@ -178,11 +178,17 @@ class StdioFrontTest {
     @Test
     void aHostCancellationCancelsTheUpstreamCall() throws Exception {
         initialize();
+        long sentBefore = requestsToFake();
         String id = host.send("tools/call", call("fake__sleep", Json.object().put("ms", 20_000)));
-        Thread.sleep(500);
+        // the host cancels once its call went upstream, as a user who gave up on it would
+        await().atMost(Duration.ofSeconds(20)).until(() -> requestsToFake() > sentBefore);
         host.notify("notifications/cancelled", Json.object().put("requestId", Long.parseLong(id)).put("reason", "user"));
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(text(host.request("tools/call", call("fake__cancellations", Json.object())))).isNotEqualTo("0"));
+    }
+
+    private long requestsToFake() {
+        return gateway.status().stream().filter(s -> s.name().equals("fake")).findFirst().orElseThrow().requests();
     }
 }

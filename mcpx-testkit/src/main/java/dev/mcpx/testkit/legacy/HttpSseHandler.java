@@ -96,6 +96,13 @@ final class HttpSseHandler extends Handler.Abstract {
             text(response, callback, 400, "Could not parse message");
             return;
         }
+        try {
+            upstream.awaitNoStall();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            callback.failed(e);
+            return;
+        }
         text(response, callback, 202, "Accepted");
         String method = message.path("method").asString(null);
         JsonNode id = message.get("id");

@@ -47,9 +47,10 @@ public final class LegacyHttpUpstream implements AutoCloseable {
     private volatile SessionLossAnswer sessionLossAnswer = SessionLossAnswer.NOT_FOUND;
     private volatile boolean listenStreamEnabled = true;
     private volatile boolean offersSubscriptions = true;
-    private volatile boolean answer404Forever;
+    private volatile boolean rejectEverySession;
     private volatile boolean refuseInitialize;
     private volatile long initializeDelayMillis;
+    private volatile long listenAnswerDelayMillis;
     private volatile boolean replayOnResume = true;
     private volatile boolean running;
     private Server server;
@@ -222,15 +223,23 @@ public final class LegacyHttpUpstream implements AutoCloseable {
     }
 
     /**
-     * From now on every JSON-RPC request and GET that carries a session id gets 404, while
+     * From now on every JSON-RPC request and GET that carries a session id is answered as a lost
+     * session ({@link #sessionLossAnswer}: 404, or 400 naming the session), while
      * {@code initialize} still creates sessions and notifications are still accepted: a server
-     * that keeps handing out sessions it then refuses.
+     * that keeps handing out sessions it then refuses, as one behind a load balancer without
+     * session affinity does.
      */
-    public void answer404Forever(boolean on) {
-        this.answer404Forever = on;
+    public void rejectEverySession(boolean on) {
+        this.rejectEverySession = on;
     }
 
     /** {@code initialize} is answered only after this long: a server that is slow to start. */
+    /** A slow server: a listen GET gets its status line only after {@code delay}. */
+    public LegacyHttpUpstream listenAnswerDelay(java.time.Duration delay) {
+        this.listenAnswerDelayMillis = delay.toMillis();
+        return this;
+    }
+
     public void initializeDelay(java.time.Duration delay) {
         this.initializeDelayMillis = delay.toMillis();
     }
@@ -387,8 +396,12 @@ public final class LegacyHttpUpstream implements AutoCloseable {
         return listenStreamEnabled;
     }
 
-    boolean answer404Forever() {
-        return answer404Forever;
+    boolean rejectEverySession() {
+        return rejectEverySession;
+    }
+
+    long listenAnswerDelayMillis() {
+        return listenAnswerDelayMillis;
     }
 
     long initializeDelayMillis() {

@@ -21,6 +21,8 @@ public final class LegacySseUpstream implements AutoCloseable {
     private final FakeCatalogue catalogue = new FakeCatalogue();
     private final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
     private volatile String announcedEndpoint;
+    private volatile boolean stallPosts;
+    private final Object stall = new Object();
     private volatile boolean running;
     private Server server;
     private int port;
@@ -71,6 +73,26 @@ public final class LegacySseUpstream implements AutoCloseable {
         this.announcedEndpoint = endpoint;
     }
 
+    /**
+     * When on, a POSTed message is read and then never answered, not even with its 202: an
+     * upstream that accepts a request and stalls. Turning it off (or closing) lets them go.
+     */
+    public void stallPosts(boolean on) {
+        synchronized (stall) {
+            stallPosts = on;
+            stall.notifyAll();
+        }
+    }
+
+    /** Holds a POST while {@link #stallPosts} is on and the server runs. */
+    void awaitNoStall() throws InterruptedException {
+        synchronized (stall) {
+            while (stallPosts && running) {
+                stall.wait(500);
+            }
+        }
+    }
+
     public List<RecordedRequest> requests() {
         return List.copyOf(requests);
     }
@@ -85,6 +107,7 @@ public final class LegacySseUpstream implements AutoCloseable {
             return;
         }
         running = false;
+        stallPosts(false);
         dropStreams();
         try {
             server.stop();

@@ -102,8 +102,8 @@ final class StreamableHandler extends Handler.Abstract {
             return;
         }
         boolean isRequest = method != null && id != null && !id.isNull();
-        if (sessionHeader != null && isRequest && upstream.answer404Forever()) {
-            sessionLost(response, callback, LegacyHttpUpstream.SessionLossAnswer.NOT_FOUND);
+        if (sessionHeader != null && isRequest && upstream.rejectEverySession()) {
+            sessionLost(response, callback, upstream.sessionLossAnswer());
             return;
         }
         if (sessionHeader == null) {
@@ -245,8 +245,8 @@ final class StreamableHandler extends Handler.Abstract {
             return;
         }
         String sessionHeader = request.getHeaders().get("Mcp-Session-Id");
-        if (sessionHeader != null && upstream.answer404Forever()) {
-            sessionLost(response, callback, LegacyHttpUpstream.SessionLossAnswer.NOT_FOUND);
+        if (sessionHeader != null && upstream.rejectEverySession()) {
+            sessionLost(response, callback, upstream.sessionLossAnswer());
             return;
         }
         if (sessionHeader == null) {
@@ -265,6 +265,15 @@ final class StreamableHandler extends Handler.Abstract {
         if (!upstream.listenStreamEnabled()) {
             plain(response, callback, 405, "this server offers no listen stream");
             return;
+        }
+        if (upstream.listenAnswerDelayMillis() > 0) {
+            try {
+                Thread.sleep(upstream.listenAnswerDelayMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                callback.failed(e);
+                return;
+            }
         }
         EventLog listen = session.listenStream();
         EventLog.Event priming = listen.append("");

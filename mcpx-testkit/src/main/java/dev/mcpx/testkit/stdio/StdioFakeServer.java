@@ -40,7 +40,9 @@ import tools.jackson.databind.node.ObjectNode;
  * answering), {@code huge} {bytes} (a result line of that size), {@code calls} (how many
  * tools/call this process has executed, counting this one), {@code cancellations} (how many
  * {@code notifications/cancelled} this process has received), {@code fail} {why} (a tool result
- * with {@code isError: true} and an unknown field {@code x-extra}).
+ * with {@code isError: true} and an unknown field {@code x-extra}), {@code add_tool} {name} (lists
+ * one more tool, and says so as a legacy server does, with {@code notifications/tools/list_changed},
+ * or, modern, on every {@code subscriptions/listen} that asked for {@code toolsListChanged}).
  *
  * <p>Chaos, for soak tests: {@code --ledger FILE} appends one line with the tool's name to FILE
  * for every tools/call executed, so executions can be counted across restarts and SIGKILLs.
@@ -68,6 +70,9 @@ public final class StdioFakeServer {
     private final AtomicLong toolCalls = new AtomicLong();
     private final AtomicLong cancellations = new AtomicLong();
     private final AtomicLong unknownIds = new AtomicLong();
+    private final java.util.List<String> addedTools = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Modern: the ids of the open {@code subscriptions/listen} that asked for tool list changes. */
+    private final java.util.Set<JsonNode> toolListeners = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final Path ledger;
 
     private StdioFakeServer(PrintStream out, boolean modern, boolean silentProbe, boolean garbage, Path ledger) {
@@ -166,7 +171,10 @@ public final class StdioFakeServer {
         JsonNode id = message.get("id");
         String method = message.path("method").asString("");
         if (id == null && method.equals("notifications/cancelled")) {
-            cancellations.incrementAndGet();
+            // a listen's cancellation ends it; it is no call the cancellations tool counts
+            if (!toolListeners.remove(message.path("params").path("requestId"))) {
+                cancellations.incrementAndGet();
+            }
         }
         if (id == null || method.isEmpty()) {
             return;
@@ -246,7 +254,7 @@ public final class StdioFakeServer {
                 }
                 ObjectNode result = NODES.objectNode().put("resultType", "complete");
                 result.putArray("supportedVersions").add("2026-07-28");
-                result.putObject("capabilities").putObject("tools");
+                result.putObject("capabilities").putObject("tools").put("listChanged", true);
                 result.putObject("_meta").putObject("io.modelcontextprotocol/serverInfo")
                         .put("name", "stdio-fake").put("version", "1.0.0");
                 yield result;
@@ -265,6 +273,13 @@ public final class StdioFakeServer {
                 yield result;
             }
             case "ping" -> NODES.objectNode();
+            case "subscriptions/listen" -> {
+                if (!modern) {
+                    throw new ToolError(-32601, "Method not found: " + method);
+                }
+                listen(id, params);
+                yield null;
+            }
             case "tools/list" -> toolsList();
             case "tools/call" -> callTool(params, id);
             case "resources/list", "resources/templates/list", "resources/subscribe", "resources/unsubscribe" -> {
@@ -275,6 +290,32 @@ public final class StdioFakeServer {
             }
             default -> throw new ToolError(-32601, "Method not found: " + method);
         };
+    }
+
+    /** Acknowledges a listen at once and keeps it open: the answer comes only if the server ends it. */
+    private void listen(JsonNode id, ObjectNode params) {
+        boolean tools = params.path("notifications").path("toolsListChanged").asBoolean(false);
+        ObjectNode ack = NODES.objectNode().put("jsonrpc", "2.0").put("method", "notifications/subscriptions/acknowledged");
+        ObjectNode ackParams = ack.putObject("params");
+        ackParams.putObject("_meta").set("io.modelcontextprotocol/subscriptionId", id);
+        ObjectNode agreed = ackParams.putObject("notifications");
+        if (tools) {
+            agreed.put("toolsListChanged", true);
+            toolListeners.add(id);
+        }
+        write(ack);
+    }
+
+    private void toolsChanged() {
+        if (!modern) {
+            write(NODES.objectNode().put("jsonrpc", "2.0").put("method", "notifications/tools/list_changed"));
+            return;
+        }
+        for (JsonNode listener : toolListeners) {
+            ObjectNode changed = NODES.objectNode().put("jsonrpc", "2.0").put("method", "notifications/tools/list_changed");
+            changed.putObject("params").putObject("_meta").set("io.modelcontextprotocol/subscriptionId", listener);
+            write(changed);
+        }
     }
 
     private ObjectNode resources(String method, String uri) {
@@ -298,7 +339,10 @@ public final class StdioFakeServer {
     private ObjectNode toolsList() {
         ObjectNode result = NODES.objectNode();
         ArrayNode tools = result.putArray("tools");
-        for (String name : List.of("echo", "add", "sleep", "progress", "die", "huge", "calls", "cancellations", "fail", "touch")) {
+        List<String> names = new java.util.ArrayList<>(List.of("echo", "add", "sleep", "progress", "die", "huge", "calls",
+                "cancellations", "fail", "touch", "add_tool"));
+        names.addAll(addedTools);
+        for (String name : names) {
             ObjectNode tool = tools.addObject().put("name", name).put("description", "fake " + name);
             tool.putObject("inputSchema").put("type", "object");
             if (name.equals("echo") || name.equals("calls") || name.equals("cancellations")) {
@@ -350,6 +394,11 @@ public final class StdioFakeServer {
                 yield text("touched " + uri);
             }
             case "calls" -> text(Long.toString(count));
+            case "add_tool" -> {
+                addedTools.add(args.path("name").asString("added"));
+                toolsChanged();
+                yield text("added");
+            }
             case "cancellations" -> text(Long.toString(cancellations.get()));
             case "fail" -> {
                 ObjectNode failed = text("it failed: " + args.path("why").asString("no reason"));
@@ -357,7 +406,12 @@ public final class StdioFakeServer {
                 failed.putObject("x-extra").put("kept", true);
                 yield failed;
             }
-            default -> throw new ToolError(-32602, "Unknown tool: " + name);
+            default -> {
+                if (!addedTools.contains(name)) {
+                    throw new ToolError(-32602, "Unknown tool: " + name);
+                }
+                yield text("ran " + name);
+            }
         };
     }
 

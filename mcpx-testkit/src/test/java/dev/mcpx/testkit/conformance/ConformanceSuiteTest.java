@@ -19,7 +19,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The official conformance suite's server scenarios against the fixture upstream, both
- * revisions. Needs the Node tools of {@code .tools/setup}; skipped without them, except in CI.
+ * revisions. Needs the Node tools of {@code .tools/setup}; fails at once without them, saying so.
  */
 class ConformanceSuiteTest {
 

@@ -1,0 +1,85 @@
+package dev.mcpx.cli;
+
+import dev.mcpx.config.FrontToken;
+import dev.mcpx.config.GatewayConfig;
+import dev.mcpx.config.TlsFiles;
+import dev.mcpx.front.http.HttpSecurity;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code serve --http}'s security options. A kind of token given here (for {@code /mcp}, or for
+ * monitoring) replaces that kind from the config; without any token for {@code /mcp},
+ * {@code $MCPX_TOKEN} is used.
+ */
+final class HttpAccessOptions {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HttpAccessOptions.class);
+
+    static final String TOKEN_VARIABLE = "MCPX_TOKEN";
+
+    @Option(names = "--token-file", paramLabel = "FILE",
+            description = "Require 'Authorization: Bearer TOKEN' on HTTP, TOKEN being the file's first line "
+                    + "(default: mcpx.token / mcpx.tokens from the config, else $MCPX_TOKEN, else none).")
+    Path tokenFile;
+
+    @Option(names = "--token", paramLabel = "TOKEN",
+            description = "Like --token-file, but the token shows in the process list: prefer --token-file or $MCPX_TOKEN.")
+    String token;
+
+    @Option(names = "--monitor-token-file", paramLabel = "FILE",
+            description = "A read-only token (first line of FILE) for /status only.")
+    Path monitorTokenFile;
+
+    @Option(names = "--allow-unauthenticated",
+            description = "Serve an address other machines can reach without any token (something in front of mcpx must authenticate).")
+    boolean allowUnauthenticated;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE", description = "Serve HTTPS with this PEM certificate chain (with --tls-key; default: mcpx.tls).")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", description = "The PEM private key of --tls-cert (PKCS#8, or PKCS#1 RSA; unencrypted).")
+    Path tlsKey;
+
+    HttpSecurity resolve(GatewayConfig config, Map<String, String> environment) {
+        List<FrontToken> all = new ArrayList<>();
+        if (tokenFile != null && token != null) {
+            throw new UsageException("give --token-file or --token, not both");
+        }
+        if (tokenFile != null) {
+            all.add(FrontToken.fromFile("token-file", tokenFile, FrontToken.Scope.ALL));
+        } else if (token != null) {
+            if (token.isBlank()) {
+                throw new UsageException("--token must not be empty");
+            }
+            LOG.warn("--token puts the token in the process list (ps, /proc): use --token-file FILE or ${} instead",
+                    TOKEN_VARIABLE);
+            all.add(new FrontToken("token", token, FrontToken.Scope.ALL));
+        } else {
+            config.tokens().stream().filter(t -> t.scope() == FrontToken.Scope.ALL).forEach(all::add);
+        }
+        String fromEnvironment = environment.get(TOKEN_VARIABLE);
+        if (all.isEmpty() && fromEnvironment != null && !fromEnvironment.isBlank()) {
+            all.add(new FrontToken(TOKEN_VARIABLE, fromEnvironment.strip(), FrontToken.Scope.ALL));
+        }
+        if (monitorTokenFile != null) {
+            all.add(FrontToken.fromFile("monitor-token-file", monitorTokenFile, FrontToken.Scope.MONITOR));
+        } else {
+            config.tokens().stream().filter(t -> t.scope() == FrontToken.Scope.MONITOR).forEach(all::add);
+        }
+        return new HttpSecurity(all, tls(config), allowUnauthenticated);
+    }
+
+    private Optional<TlsFiles> tls(GatewayConfig config) {
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new UsageException("--tls-cert and --tls-key go together (a PEM certificate chain and its private key)");
+        }
+        return tlsCert != null ? Optional.of(new TlsFiles(tlsCert, tlsKey)) : config.tls();
+    }
+}
