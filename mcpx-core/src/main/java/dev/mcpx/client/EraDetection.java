@@ -48,6 +48,9 @@ final class EraDetection {
 
         Transport transport();
 
+        /** Whether the current transport died (a stdio child that exited) since it was attached. */
+        boolean transportClosed();
+
         ServerDescription server();
 
         void describe(ServerDescription server);
@@ -95,7 +98,45 @@ final class EraDetection {
         } else if (endpoint instanceof UpstreamEndpoint.Http http) {
             connectHttp(http);
         } else {
-            connectOn(opener.open(endpoint, Wire.STDIO));
+            connectStdio();
+        }
+    }
+
+    /**
+     * The probe first, as on any transport, unless the era is pinned. Some legacy servers exit on
+     * any first request but {@code initialize}: when the child dies on the probe, a new one is
+     * started and spoken to in legacy, without a probe.
+     */
+    private void connectStdio() {
+        Transport child = opener.open(endpoint, Wire.STDIO);
+        if (pinnedVersion != null) {
+            connectOn(child);
+            return;
+        }
+        link.attach(child);
+        boolean modern;
+        try {
+            modern = discover(probeTimeout);
+        } catch (UpstreamUnavailableException e) {
+            link.detach(child);
+            if (!link.transportClosed()) {
+                throw e;
+            }
+            log.info("{}: the child exited during the server/discover probe ({}); starting it again and speaking legacy",
+                    name, e.getMessage());
+            connectLegacyOn(opener.open(endpoint, Wire.STDIO));
+            return;
+        } catch (RuntimeException e) {
+            link.detach(child);
+            throw e;
+        }
+        if (!modern) {
+            try {
+                initializeUnlessSlowModern();
+            } catch (RuntimeException e) {
+                link.detach(child);
+                throw e;
+            }
         }
     }
 
@@ -268,7 +309,7 @@ final class EraDetection {
         try {
             if (pinnedVersion != null && pinnedVersion.era() == Era.LEGACY) {
                 initialize(pinnedVersion);
-            } else if (!discover(probeTimeout) && pinnedVersion == null) {
+            } else if (!discover(pinnedVersion != null ? requestTimeout : probeTimeout) && pinnedVersion == null) {
                 initializeUnlessSlowModern();
             } else if (link.server() == null) {
                 throw new UpstreamUnavailableException(name + ": upstream does not speak " + pinnedVersion);

@@ -83,6 +83,10 @@ final class Inbound {
             case TransportEvent.Undecodable bad ->
                     log.warn("{}: dropped a line that is not JSON-RPC ({}): {}", name, bad.error().getMessage(), bad.excerpt());
             case TransportEvent.RequestFailed failed -> pending.fail(failed.id(), failed.error());
+            case TransportEvent.AnswerLost lost -> {
+                log.warn("{}: {}", name, lost.error().getMessage());
+                pending.failAll(lost.error());
+            }
             case TransportEvent.SessionExpired expired -> {
                 long generation = sessions.generation();
                 Thread.ofVirtual().name("mcpx-reinit-" + name).start(() -> {

@@ -153,6 +153,8 @@ public final class McpClient implements AutoCloseable {
 
     private void attach(Transport candidate) {
         transport = candidate;
+        // the death of a transport that was replaced is not this one's
+        closedBy = null;
         candidate.start(event -> inbound.onTransportEvent(candidate, event));
     }
 
@@ -448,6 +450,11 @@ public final class McpClient implements AutoCloseable {
         }
 
         @Override
+        public boolean transportClosed() {
+            return closedBy != null;
+        }
+
+        @Override
         public ServerDescription server() {
             return server;
         }
@@ -543,7 +550,7 @@ public final class McpClient implements AutoCloseable {
         private final Transport transport;
         private String name = "upstream";
         private String clientName = "mcpx";
-        private String clientVersion = "0.1.0";
+        private String clientVersion = McpxVersion.current();
         private ObjectNode capabilities = Json.object();
         private Duration requestTimeout = Duration.ofSeconds(60);
         private Duration probeTimeout = Duration.ofSeconds(3);

@@ -27,6 +27,13 @@ public sealed interface TransportEvent {
     record RequestFailed(RequestId id, McpException error) implements TransportEvent {
     }
 
+    /**
+     * An answer the transport could not deliver (over the size limit) and whose request it
+     * cannot tell: every pending request fails with {@code error} at once, the connection lives on.
+     */
+    record AnswerLost(McpException error) implements TransportEvent {
+    }
+
     /** The upstream dropped a legacy session outside any request (e.g. the listen stream got 404). */
     record SessionExpired(String sessionId) implements TransportEvent {
     }

@@ -1,5 +1,6 @@
 package dev.mcpx.builtin;
 
+import dev.mcpx.client.McpxVersion;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcCodec;
@@ -125,7 +126,6 @@ public final class InfoServer {
     }
 
     private static String mcpxVersion() {
-        String version = InfoServer.class.getPackage().getImplementationVersion();
-        return version == null ? "0.1.0-SNAPSHOT" : version;
+        return McpxVersion.current();
     }
 }

@@ -20,7 +20,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The merged, namespaced view of every upstream's tools, prompts and resources. Tools and
- * prompts are exposed as {@code prefix__name}; resources keep their URIs. Readers get an
+ * prompts are exposed as {@code prefix__name} (a tool's within 64 characters, see
+ * {@link ExposedName}); resources keep their URIs. Readers get an
  * immutable snapshot; writers (the pool, when an upstream's lists arrive or change) replace
  * one upstream's part, and listeners hear which lists changed for hosts.
  */
@@ -82,6 +83,11 @@ public final class Catalogue {
                 LOG.error("config error: {}", collision.describe());
             }
         }
+        for (ShortName shortName : after.shortNames()) {
+            if (!before.shortNames().contains(shortName)) {
+                LOG.warn("{}", shortName.describe());
+            }
+        }
         Set<ListKind> changed = EnumSet.noneOf(ListKind.class);
         for (ListKind kind : ListKind.values()) {
             if (!after.sameListAs(before, kind)) {
@@ -124,6 +130,11 @@ public final class Catalogue {
 
     public List<Collision> collisions() {
         return view.collisions();
+    }
+
+    /** The tools hosts see under a shortened name, with their full names. */
+    public List<ShortName> shortNames() {
+        return view.shortNames();
     }
 
     private static String encode(int offset) {

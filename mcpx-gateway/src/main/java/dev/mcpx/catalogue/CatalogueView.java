@@ -14,9 +14,7 @@ import tools.jackson.databind.node.ObjectNode;
 record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> tools,
                      Map<String, Route> prompts, Map<String, Route> resources,
                      List<Map.Entry<UriTemplate, String>> templates, List<Collision> collisions,
-                     Map<String, CatalogueFilter> filters) {
-
-    static final String SEPARATOR = "__";
+                     List<ShortName> shortNames, Map<String, CatalogueFilter> filters) {
 
     static CatalogueView empty() {
         return build(List.of());
@@ -31,6 +29,7 @@ record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> t
         List<Map.Entry<UriTemplate, String>> templates = new ArrayList<>();
         Map<String, String> templateOwners = new HashMap<>();
         List<Collision> collisions = new ArrayList<>();
+        List<ShortName> shortNames = new ArrayList<>();
         Map<String, CatalogueFilter> filters = new HashMap<>();
         for (ListKind kind : ListKind.values()) {
             lists.put(kind, new ArrayList<>());
@@ -45,7 +44,12 @@ record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> t
                     if (key == null || !part.filter().admits(kind, key)) {
                         continue;
                     }
-                    String exposed = kind.namespaced() ? exposedName(part.prefix(), key) : key;
+                    ExposedName name = switch (kind) {
+                        case TOOLS -> ExposedName.tool(part.prefix(), key);
+                        case PROMPTS -> ExposedName.prompt(part.prefix(), key);
+                        case RESOURCES, RESOURCE_TEMPLATES -> new ExposedName(key, key);
+                    };
+                    String exposed = name.shown();
                     Map<String, ?> owners = switch (kind) {
                         case TOOLS -> tools;
                         case PROMPTS -> prompts;
@@ -57,6 +61,9 @@ record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> t
                         String kept = owner instanceof Route route ? route.upstream() : owner.toString();
                         collisions.add(new Collision(kind, exposed, kept, part.upstream()));
                         continue;
+                    }
+                    if (name.isShortened()) {
+                        shortNames.add(new ShortName(part.upstream(), exposed, name.full()));
                     }
                     Route route = new Route(part.upstream(), key);
                     switch (kind) {
@@ -74,11 +81,7 @@ record CatalogueView(Map<ListKind, List<ObjectNode>> lists, Map<String, Route> t
         }
         lists.replaceAll((kind, items) -> List.copyOf(items));
         return new CatalogueView(lists, Map.copyOf(tools), Map.copyOf(prompts), Map.copyOf(resources),
-                List.copyOf(templates), List.copyOf(collisions), Map.copyOf(filters));
-    }
-
-    static String exposedName(String prefix, String name) {
-        return prefix.isEmpty() ? name : prefix + SEPARATOR + name;
+                List.copyOf(templates), List.copyOf(collisions), List.copyOf(shortNames), Map.copyOf(filters));
     }
 
     private static ObjectNode renamed(ObjectNode item, String exposed) {

@@ -1,6 +1,7 @@
 package dev.mcpx.cli;
 
 import dev.mcpx.client.McpClient;
+import dev.mcpx.client.McpxVersion;
 import dev.mcpx.client.ServerDescription;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.net.URI;
@@ -30,7 +31,7 @@ final class ConformanceClientCommand implements Callable<Integer> {
         ConformanceEnvironment env = ConformanceEnvironment.from(System.getenv());
         McpClient.Builder builder = McpClient.builder(endpoint())
                 .name(env.scenario())
-                .clientInfo("mcpx-conformance-client", version())
+                .clientInfo("mcpx-conformance-client", McpxVersion.current())
                 .protocolVersion(env.version())
                 .capabilities(ConformanceClientRequests.CAPABILITIES)
                 .serverRequests(new ConformanceClientRequests())
@@ -53,11 +54,6 @@ final class ConformanceClientCommand implements Callable<Integer> {
             case "json-schema-ref-no-deref" -> actions.listTools();
             default -> actions.useEverything(env.toolCalls());
         }
-    }
-
-    private static String version() {
-        String version = Main.class.getPackage().getImplementationVersion();
-        return version == null ? "dev" : version;
     }
 
     private UpstreamEndpoint endpoint() {

@@ -1,10 +1,11 @@
 package dev.mcpx.cli;
 
+import dev.mcpx.client.McpxVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code mcpx} command line. Exit codes: 0 success, 1 MCP or tool error, 2 usage or config error. */
-@Command(name = "mcpx", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(name = "mcpx", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT, versionProvider = Main.Version.class,
         description = "A dual-era MCP gateway that heals stale upstreams.",
         subcommands = {ServeCommand.class, ToolsCommand.class, CallCommand.class, ProbeCommand.class,
                 ConformanceClientCommand.class, CommandLine.HelpCommand.class})
@@ -41,8 +42,7 @@ public final class Main implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String version = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"mcpx " + (version == null ? "dev" : version)};
+            return new String[] {"mcpx " + McpxVersion.current()};
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.mcpx.cli;
 
+import dev.mcpx.client.McpxVersion;
 import dev.mcpx.config.FrontToken;
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.HostPort;
@@ -56,8 +57,7 @@ final class ServeCommand implements Callable<Integer> {
         // stdout belongs to MCP: anything that prints by accident goes to stderr instead
         OutputStream mcpOut = new FileOutputStream(FileDescriptor.out);
         System.setOut(System.err);
-        String version = new Main.Version().getVersion()[0].replace("mcpx ", "");
-        Gateway gateway = Gateway.start(loaded, Gateway.Settings.defaults(version), System.getenv());
+        Gateway gateway = Gateway.start(loaded, Gateway.Settings.defaults(McpxVersion.current()), System.getenv());
         Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "mcpx-shutdown"));
         if (address == null) {
             LOG.info("serving on stdio with {} upstreams", loaded.upstreams().size());

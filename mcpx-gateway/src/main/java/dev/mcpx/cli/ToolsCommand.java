@@ -1,5 +1,6 @@
 package dev.mcpx.cli;
 
+import dev.mcpx.catalogue.ExposedName;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.UpstreamConfig;
@@ -48,11 +49,16 @@ final class ToolsCommand implements Callable<Integer> {
         }
         int exit = Main.OK;
         ArrayNode all = Json.array();
+        List<String> shortened = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
             UpstreamConfig upstream = targets.get(i);
             try {
                 for (ToolDescriptor tool : listings.get(i).get()) {
-                    String shown = server == null ? upstream.exposedName(tool.name()) : tool.name();
+                    ExposedName name = ExposedName.tool(upstream.prefix(), tool.name());
+                    String shown = server == null ? name.shown() : tool.name();
+                    if (server == null && name.isShortened()) {
+                        shortened.add(name.shown() + " = " + name.full());
+                    }
                     if (json) {
                         all.add(tool.raw().deepCopy().put("name", shown));
                     } else {
@@ -68,6 +74,13 @@ final class ToolsCommand implements Callable<Integer> {
         }
         if (json) {
             System.out.println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(all));
+        }
+        if (!shortened.isEmpty()) {
+            // beside the list, not in it: --json stays one JSON document
+            var notes = json ? System.err : System.out;
+            notes.println((json ? "mcpx: " : "\n") + "names over " + ExposedName.MAX_TOOL_NAME
+                    + " characters, shortened (as hosts see them = full name):");
+            shortened.forEach(line -> notes.println("  " + line));
         }
         return exit;
     }

@@ -3,6 +3,7 @@ package dev.mcpx.config;
 import dev.mcpx.catalogue.CatalogueFilter;
 import dev.mcpx.catalogue.NameFilter;
 import dev.mcpx.client.Reissue;
+import dev.mcpx.protocol.Era;
 import dev.mcpx.transport.UpstreamEndpoint;
 import dev.mcpx.transport.UpstreamEndpoint.HttpKind;
 import java.net.URI;
@@ -56,7 +57,7 @@ final class EntryParser {
                     request != null ? Duration.ofMillis(request)
                             : alias != null ? Duration.ofMillis(alias) : limits.requestTimeout(),
                     start != null ? Duration.ofMillis(start) : UpstreamConfig.DEFAULT_START_TIMEOUT,
-                    enabled(entry, fields), limits.messages(), filter(name, entry, fields));
+                    enabled(entry, fields), limits.messages(), filter(name, entry, fields), era(entry, endpoint, fields));
         } catch (VariableExpander.UndefinedVariable e) {
             throw fields.problem(e.getMessage());
         }
@@ -84,6 +85,23 @@ final class EntryParser {
         Map<String, String> headers = new LinkedHashMap<>();
         fields.stringMap(entry, "headers").forEach((k, v) -> headers.put(k, expander.expand(v, "headers." + k)));
         return new UpstreamEndpoint.Http(uri(expander.expand(url, "url"), fields), headers, kind);
+    }
+
+    /** The era {@code "era"} pins, or null: detected. */
+    private static Era era(ObjectNode entry, UpstreamEndpoint endpoint, Fields fields) {
+        String era = fields.string(entry, "era");
+        if (era == null) {
+            return null;
+        }
+        Era pinned = switch (era.toLowerCase(Locale.ROOT)) {
+            case "legacy" -> Era.LEGACY;
+            case "modern" -> Era.MODERN;
+            default -> throw fields.problem("has unknown \"era\" \"" + era + "\" (known: legacy, modern)");
+        };
+        if (pinned == Era.MODERN && endpoint instanceof UpstreamEndpoint.Http http && http.kind() == HttpKind.SSE) {
+            throw fields.problem("has \"type\": \"sse\", the 2024-11-05 transport, which is legacy; it cannot be \"era\": \"modern\"");
+        }
+        return pinned;
     }
 
     /** The HTTP kind a {@code type} asks for; null for stdio. */

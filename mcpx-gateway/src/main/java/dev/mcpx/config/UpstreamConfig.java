@@ -3,6 +3,8 @@ package dev.mcpx.config;
 import dev.mcpx.catalogue.CatalogueFilter;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.Reissue;
+import dev.mcpx.protocol.Era;
+import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.time.Duration;
 import java.util.Map;
@@ -20,17 +22,25 @@ import java.util.Map;
  * @param enabled        false: listed in the config but not started
  * @param limits         what its client reads at most ({@code mcpx.limits})
  * @param filter         which of its tools, prompts and resources hosts see and may use
+ * @param era            the era the operator pinned ({@code "era"}), or null: detected
  */
 public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String prefix,
                              Map<String, Reissue> reissue, Duration requestTimeout,
                              Duration startTimeout, boolean enabled, Limits.MessageLimits limits,
-                             CatalogueFilter filter) {
+                             CatalogueFilter filter, Era era) {
 
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Limits.DEFAULTS.requestTimeout();
     public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(30);
 
     public UpstreamConfig {
         reissue = Map.copyOf(reissue);
+    }
+
+    /** An upstream whose era is detected. */
+    public UpstreamConfig(String name, UpstreamEndpoint endpoint, String prefix, Map<String, Reissue> reissue,
+                          Duration requestTimeout, Duration startTimeout, boolean enabled, Limits.MessageLimits limits,
+                          CatalogueFilter filter) {
+        this(name, endpoint, prefix, reissue, requestTimeout, startTimeout, enabled, limits, filter, null);
     }
 
     /** An upstream whose whole catalogue hosts see. */
@@ -53,18 +63,18 @@ public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String pref
 
     /** This entry with {@code next} as its filter. */
     public UpstreamConfig withFilter(CatalogueFilter next) {
-        return new UpstreamConfig(name, endpoint, prefix, reissue, requestTimeout, startTimeout, enabled, limits, next);
+        return new UpstreamConfig(name, endpoint, prefix, reissue, requestTimeout, startTimeout, enabled, limits, next, era);
     }
 
     /** A client for this upstream with its name, timeouts, limits and re-issue overrides applied. */
     public McpClient.Builder clientBuilder() {
-        return McpClient.builder(endpoint).name(name).requestTimeout(requestTimeout).reissue(reissue)
+        McpClient.Builder builder = McpClient.builder(endpoint).name(name).requestTimeout(requestTimeout).reissue(reissue)
                 .maxMessageChars(limits.maxMessageBytes()).maxSseEventBytes(limits.maxSseEventBytes());
-    }
-
-    /** The name hosts see for one of this upstream's tools or prompts. */
-    public String exposedName(String original) {
-        return prefix.isEmpty() ? original : prefix + "__" + original;
+        if (era != null) {
+            // the newest version of the era; a legacy server may still choose an older one at initialize
+            builder.protocolVersion(era == Era.LEGACY ? ProtocolVersion.LATEST_LEGACY : ProtocolVersion.LATEST_MODERN);
+        }
+        return builder;
     }
 
     /** "stdio", "http" or "sse": the transport family, as {@code /status} shows it. */

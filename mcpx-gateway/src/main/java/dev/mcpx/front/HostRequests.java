@@ -58,6 +58,7 @@ public final class HostRequests {
     private final ServerIdentity identity;
     private final Duration startWait;
     private final int pageSize;
+    private final HostRoots roots;
 
     public HostRequests(Catalogue catalogue, Pool pool, ServerIdentity identity, Duration startWait, int pageSize) {
         this(catalogue, pool, identity, startWait, pageSize, HeldCalls.Limits.DEFAULT);
@@ -66,6 +67,13 @@ public final class HostRequests {
     /** {@code heldCalls}: bounds on modern hosts' calls to legacy upstreams held between MRTR rounds. */
     public HostRequests(Catalogue catalogue, Pool pool, ServerIdentity identity, Duration startWait, int pageSize,
                         HeldCalls.Limits heldCalls) {
+        this(catalogue, pool, identity, startWait, pageSize, heldCalls, new HostRoots());
+    }
+
+    /** {@code roots}: where the fronts keep their hosts' roots for the upstreams' asks outside a call. */
+    public HostRequests(Catalogue catalogue, Pool pool, ServerIdentity identity, Duration startWait, int pageSize,
+                        HeldCalls.Limits heldCalls, HostRoots roots) {
+        this.roots = roots;
         this.catalogue = catalogue;
         this.pool = pool;
         this.router = new Router(catalogue, pool, startWait, heldCalls);
@@ -73,6 +81,11 @@ public final class HostRequests {
         this.identity = identity;
         this.startWait = startWait;
         this.pageSize = pageSize;
+    }
+
+    /** The connected hosts' roots. */
+    public HostRoots roots() {
+        return roots;
     }
 
     /** The inputSchema of a host-facing tool name, if the catalogue has that tool. */

@@ -1,11 +1,13 @@
 package dev.mcpx.gateway;
 
 import dev.mcpx.catalogue.Catalogue;
+import dev.mcpx.client.ServerRequestHandler;
 import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.config.ConfigWatcher;
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.front.FrontLimits;
 import dev.mcpx.front.HostRequests;
+import dev.mcpx.front.HostRoots;
 import dev.mcpx.router.HeldCalls;
 import dev.mcpx.front.ListChanges;
 import dev.mcpx.front.ServerIdentity;
@@ -13,6 +15,7 @@ import dev.mcpx.pool.Backoff;
 import dev.mcpx.pool.ClientFactory;
 import dev.mcpx.pool.Pool;
 import dev.mcpx.pool.UpstreamStatus;
+import dev.mcpx.protocol.Methods;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -43,8 +46,13 @@ public final class Gateway implements AutoCloseable {
         this.frontLimits = LimitChanges.front(config.limits());
         this.pool = new Pool(catalogue, settings.clients(), settings.backoff());
         this.changes = new ListChanges(catalogue, settings.debounce());
+        HostRoots roots = new HostRoots();
         this.requests = new HostRequests(catalogue, pool, settings.identity(), settings.startWait(), settings.pageSize(),
-                settings.heldCalls());
+                settings.heldCalls(), roots);
+        // a legacy upstream asking roots/list on its own gets the hosts' roots, and hears when they change
+        pool.answerOutsideCalls((method, params) -> Methods.ROOTS_LIST.equals(method) ? roots.union()
+                : ServerRequestHandler.pingOnly().handle(method, params));
+        roots.onChange(() -> pool.notifyLegacyUpstreams(Methods.ROOTS_LIST_CHANGED));
         this.watcher = config.source()
                 .map(file -> new ConfigWatcher(file, new ConfigLoader(environment), this::reload))
                 .orElse(null);
@@ -102,9 +110,13 @@ public final class Gateway implements AutoCloseable {
         return pool.status();
     }
 
-    /** Stops watching, stops every upstream and reaps their processes. */
+    /**
+     * Stops watching, stops every upstream and reaps their processes. A second caller waits for
+     * the first: the shutdown hook a host's SIGTERM runs must not let the JVM halt while a close
+     * that began when stdin closed still waits on a child, which would be left running.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (watcher != null) {
             watcher.close();
         }

@@ -2,6 +2,7 @@ package dev.mcpx.pool;
 
 import dev.mcpx.client.ClientEvent;
 import dev.mcpx.client.McpClient;
+import dev.mcpx.client.ServerRequestHandler;
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.protocol.TasksExtension;
 import java.util.Set;
@@ -14,13 +15,31 @@ public interface ClientFactory {
     McpClient create(UpstreamConfig config, Consumer<ClientEvent> events);
 
     /**
+     * The same, with what answers the upstream's requests outside any call ({@code roots/list}
+     * from the hosts' roots); a factory that ignores it refuses them, as a plain client does.
+     */
+    default McpClient create(UpstreamConfig config, Consumer<ClientEvent> events, ServerRequestHandler outsideCalls) {
+        return create(config, events);
+    }
+
+    /**
      * The production client: the config's endpoint, timeouts and re-issue overrides. A task result
      * is recognised even for a host that did not opt in: the router turns it into its outcome.
      */
     static ClientFactory standard(String version) {
-        return (config, events) -> config.clientBuilder().clientInfo("mcpx", version).events(events)
-                .capabilities(passThroughCapabilities()).listenForChanges(true)
-                .handledResultTypes(Set.of(TasksExtension.RESULT_TYPE)).build();
+        return new ClientFactory() {
+            @Override
+            public McpClient create(UpstreamConfig config, Consumer<ClientEvent> events) {
+                return create(config, events, ServerRequestHandler.pingOnly());
+            }
+
+            @Override
+            public McpClient create(UpstreamConfig config, Consumer<ClientEvent> events, ServerRequestHandler outsideCalls) {
+                return config.clientBuilder().clientInfo("mcpx", version).events(events)
+                        .capabilities(passThroughCapabilities()).listenForChanges(true).serverRequests(outsideCalls)
+                        .handledResultTypes(Set.of(TasksExtension.RESULT_TYPE)).build();
+            }
+        };
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.mcpx.pool;
 
 import dev.mcpx.catalogue.Catalogue;
+import dev.mcpx.client.ServerRequestHandler;
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.protocol.UpstreamUnavailableException;
@@ -34,6 +35,7 @@ public final class Pool implements AutoCloseable {
             Thread.ofPlatform().daemon().name("mcpx-pool-timer").factory());
     private final Map<String, Upstream> upstreams = new LinkedHashMap<>();
     private final List<BiConsumer<String, ObjectNode>> resourceListeners = new CopyOnWriteArrayList<>();
+    private volatile ServerRequestHandler outsideCalls = ServerRequestHandler.pingOnly();
 
     public Pool(Catalogue catalogue, ClientFactory clients, Backoff backoff) {
         this.catalogue = catalogue;
@@ -63,7 +65,8 @@ public final class Pool implements AutoCloseable {
             for (UpstreamConfig entry : wanted.values()) {
                 Upstream existing = upstreams.get(entry.name());
                 if (existing == null) {
-                    existing = new Upstream(entry, catalogue, clients, backoff, timer, this::resourceUpdated);
+                    existing = new Upstream(entry, catalogue, clients, backoff, timer, this::resourceUpdated,
+                            (method, params) -> outsideCalls.handle(method, params));
                     for (Upstream changed : stopped) {
                         if (changed.name().equals(entry.name())) {
                             existing.inheritSubscriptions(changed);
@@ -88,6 +91,21 @@ public final class Pool implements AutoCloseable {
         for (Upstream fresh : started) {
             catalogue.register(fresh.name(), fresh.config().prefix(), fresh.config().filter());
             fresh.start();
+        }
+    }
+
+    /**
+     * What answers an upstream's requests that belong to no call ({@code roots/list} when a
+     * legacy server asks on its own); until set, only {@code ping}. Applies to running clients too.
+     */
+    public void answerOutsideCalls(ServerRequestHandler handler) {
+        outsideCalls = handler;
+    }
+
+    /** Sends {@code method}, a notification without params, to every legacy upstream that is up. */
+    public void notifyLegacyUpstreams(String method) {
+        for (Upstream upstream : upstreams()) {
+            Thread.ofVirtual().name("mcpx-notify-" + upstream.name()).start(() -> upstream.notifyIfLegacy(method));
         }
     }
 

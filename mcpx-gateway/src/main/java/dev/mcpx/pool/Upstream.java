@@ -7,6 +7,7 @@ import dev.mcpx.client.ClientEvent;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.RequestOptions;
 import dev.mcpx.client.ServerDescription;
+import dev.mcpx.client.ServerRequestHandler;
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.ErrorCodes;
@@ -50,6 +51,7 @@ public final class Upstream {
     private final Backoff backoff;
     private final ScheduledExecutorService timer;
     private final BiConsumer<String, ObjectNode> resourceUpdates;
+    private final ServerRequestHandler outsideCalls;
     /** The resources hosts subscribed to here: a new client (after a restart) subscribes them again. */
     private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
 
@@ -73,13 +75,15 @@ public final class Upstream {
     private Long lastPid;
 
     Upstream(UpstreamConfig config, Catalogue catalogue, ClientFactory clients, Backoff backoff,
-             ScheduledExecutorService timer, BiConsumer<String, ObjectNode> resourceUpdates) {
+             ScheduledExecutorService timer, BiConsumer<String, ObjectNode> resourceUpdates,
+             ServerRequestHandler outsideCalls) {
         this.config = config;
         this.catalogue = catalogue;
         this.clients = clients;
         this.backoff = backoff;
         this.timer = timer;
         this.resourceUpdates = resourceUpdates;
+        this.outsideCalls = outsideCalls;
         this.state = config.enabled() ? UpstreamState.STARTING : UpstreamState.DISABLED;
     }
 
@@ -112,7 +116,7 @@ public final class Upstream {
     }
 
     private void connect(long id) {
-        McpClient candidate = clients.create(config, event -> onEvent(id, event));
+        McpClient candidate = clients.create(config, event -> onEvent(id, event), outsideCalls);
         try {
             connectWithin(candidate, config.startTimeout());
         } catch (RuntimeException e) {
@@ -404,7 +408,9 @@ public final class Upstream {
         lock.lock();
         try {
             while (true) {
-                switch (state) {
+                // a child that just died still reads as up until its Closed event restarts it: wait for that
+                UpstreamState seen = state == UpstreamState.UP && !client.isOpen() ? UpstreamState.RESTARTING : state;
+                switch (seen) {
                     case UP -> {
                         return client;
                     }
@@ -414,7 +420,7 @@ public final class Upstream {
                         }
                         long left = deadlineNanos - System.nanoTime();
                         if (left <= 0) {
-                            throw unavailable("is still " + state.label()
+                            throw unavailable("is still " + seen.label()
                                     + (reason == null ? "" : " (" + reason + ")"));
                         }
                         try {
@@ -459,6 +465,24 @@ public final class Upstream {
         firstAttempt.countDown();
         if (last != null) {
             ChildProcesses.close(last);
+        }
+    }
+
+    /** Sends {@code method} (a notification without params) when the upstream is up and legacy. */
+    void notifyIfLegacy(String method) {
+        McpClient current;
+        lock.lock();
+        try {
+            current = state == UpstreamState.UP && client != null && client.server().era() == Era.LEGACY ? client : null;
+        } finally {
+            lock.unlock();
+        }
+        if (current != null) {
+            try {
+                current.notify(method, null);
+            } catch (McpException e) {
+                LOG.debug("{}: {} not delivered: {}", name(), method, e.getMessage());
+            }
         }
     }
 

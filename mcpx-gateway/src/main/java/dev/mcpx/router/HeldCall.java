@@ -19,6 +19,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,8 +34,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class HeldCall {
 
-    private static final Duration POLL = Duration.ofMillis(100);
-
     /** One server->client request of the upstream, waiting for the host's answer. */
     private record Ask(String key, String method, ObjectNode params, CompletableFuture<JsonNode> answer) {
     }
@@ -42,6 +41,9 @@ final class HeldCall {
     private final String method;
     private final String target;
     private final Duration askBound;
+    private final Duration cancelPoll;
+    /** Released on every outcome, ask and refusal, so the waiting host request wakes at once. */
+    private final Semaphore wake = new Semaphore(0);
     private final Cancellation upstreamCancellation = new Cancellation();
     private final CompletableFuture<JsonNode> outcome = new CompletableFuture<>();
     /** Set when the upstream asked what the host did not declare: the host's answer, then. */
@@ -55,13 +57,18 @@ final class HeldCall {
 
     /**
      * {@code askBound}: the longest an upstream request waits for the host, whatever happens;
-     * {@code first}: the host request that starts the call (it may ask before that request waits).
+     * {@code cancelPoll}: how often a waiting host request looks at its host's cancellation (the
+     * one thing that does not wake it); {@code first}: the host request that starts the call (it
+     * may ask before that request waits).
      */
-    HeldCall(String method, String target, Duration askBound, HostCall first) {
+    HeldCall(String method, String target, Duration askBound, Duration cancelPoll, HostCall first) {
         this.method = method;
         this.target = target;
         this.askBound = askBound;
+        this.cancelPoll = cancelPoll;
         this.host = first;
+        outcome.whenComplete((result, failure) -> wake.release());
+        hostRefusal.whenComplete((refusal, failure) -> wake.release());
     }
 
     boolean matches(String retryMethod, String retryTarget) {
@@ -106,6 +113,7 @@ final class HeldCall {
             }
             Ask ask = new Ask("mcpx-" + keys.incrementAndGet(), askedMethod, params, new CompletableFuture<>());
             asked.add(ask);
+            wake.release();
             if (closedBecause != null) {
                 ask.answer().completeExceptionally(error(ErrorCodes.INTERNAL_ERROR, closedBecause));
             }
@@ -190,18 +198,22 @@ final class HeldCall {
                 refuseOutstanding("mcpx holds too many calls waiting for their hosts; try again later");
             }
             askNow = false;
+            awaitWake();
         }
     }
 
-    /** Moves what the upstream asked into {@link #outstanding}; false when it asked nothing within a poll. */
-    private boolean takeAsks() {
-        Ask first;
+    private void awaitWake() {
         try {
-            first = asked.poll(POLL.toNanos(), TimeUnit.NANOSECONDS);
+            wake.tryAcquire(cancelPoll.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RequestCancelledException("interrupted");
         }
+    }
+
+    /** Moves what the upstream asked into {@link #outstanding}; false when it has asked nothing new. */
+    private boolean takeAsks() {
+        Ask first = asked.poll();
         if (first == null) {
             return false;
         }

@@ -24,9 +24,17 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class HeldCalls {
 
-    /** How long a held call waits for its host's retry, and how many may wait at once. */
-    public record Limits(Duration expiry, int max) {
+    /**
+     * How long a held call waits for its host's retry, how many may wait at once, and how often
+     * a host request waiting on one looks whether its host cancelled (the upstream's result and
+     * asks wake it at once).
+     */
+    public record Limits(Duration expiry, int max, Duration cancelPoll) {
         public static final Limits DEFAULT = new Limits(Duration.ofMinutes(5), 1_000);
+
+        public Limits(Duration expiry, int max) {
+            this(expiry, max, Duration.ofMillis(100));
+        }
     }
 
     /** The requests 2026-07-28 lets a server answer with an InputRequiredResult. */
@@ -55,7 +63,7 @@ public final class HeldCalls {
         JsonNode responses = upstreamRequest.remove("inputResponses");
         String target = target(upstreamRequest);
         if (state == null) {
-            HeldCall fresh = new HeldCall(call.method(), target, limits.expiry(), call);
+            HeldCall fresh = new HeldCall(call.method(), target, limits.expiry(), limits.cancelPoll(), call);
             fresh.startUpstream(self -> upstream.request(call.method(), upstreamRequest, RequestOptions.defaults()
                     .withCancellation(self.upstreamCancellation()).withServerRequests(self.upstreamAsks())
                     .withProgress(self::progress).withLogs(self::log)));

@@ -132,7 +132,7 @@ final class LegacyHttpTransport implements Transport {
             return;
         } catch (ExecutionException e) {
             inFlight.remove(id, exchange);
-            failed(id, PostFailure.of(id, request.method(), description(), e.getCause()));
+            failed(id, PostFailure.of(id, request.method(), description(), description(), e.getCause()));
             return;
         }
         int status = response.statusCode();
@@ -369,7 +369,7 @@ final class LegacyHttpTransport implements Transport {
                 case ErrorResponse r -> "error response to " + r.id();
                 case Request r -> r.method();
             };
-            throw PostFailure.of(null, what, description(), e);
+            throw PostFailure.of(null, what, description(), description(), e);
         }
     }
 

@@ -302,7 +302,7 @@ public final class ModernHttpTransport implements Transport {
         } catch (CancellationException e) {
             throw new RequestCancelledException("cancelled before " + description() + " answered");
         } catch (ExecutionException e) {
-            throw PostFailure.of(id, method, description(), e.getCause());
+            throw PostFailure.of(id, method, description(), safeUrl(endpoint.url()), e.getCause());
         }
     }
 

@@ -31,11 +31,13 @@ final class PostFailure {
      * apart only in its messages, and either way the upstream may have run the message.)
      *
      * @param id   the request, or null for a notification or a response
-     * @param what the method or "response to ID", for the message
+     * @param what    the method or "response to ID", for the message
+     * @param address the URL alone: a refused connection says nothing of the era, and the probe
+     *                of an era is often the first thing sent
      */
-    static McpException of(RequestId id, String what, String upstream, Throwable cause) {
+    static McpException of(RequestId id, String what, String upstream, String address, Throwable cause) {
         if (neverLeft(cause)) {
-            return new UpstreamUnavailableException("cannot connect to " + upstream + ": " + cause, cause);
+            return new UpstreamUnavailableException("cannot connect to " + address + ": " + cause, cause);
         }
         if (cause instanceof HttpTimeoutException) {
             return new UpstreamUnavailableException(upstream + " did not answer " + what + " in time: " + cause, cause);

@@ -1,15 +1,18 @@
 package dev.mcpx.transport.stdio;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
  * Reads LF-terminated UTF-8 lines with a size limit: a longer line is skipped to its end and
  * reported as {@link Line.TooLong}, so one runaway line neither exhausts memory nor desyncs
- * the stream.
+ * the stream. With {@code scanOverflow}, the skipped line is scanned on the way for whose
+ * answer it is ({@link ResponseHead}), still without being kept.
  */
 final class LineReader {
 
@@ -17,47 +20,51 @@ final class LineReader {
         record Text(String value) implements Line {
         }
 
-        record TooLong(String excerpt) implements Line {
+        /** {@code head}: what the scan found ({@link ResponseHead#UNKNOWN} when not scanned). */
+        record TooLong(String excerpt, ResponseHead head) implements Line {
         }
     }
 
     private final InputStream in;
     private final int maxBytes;
+    private final boolean scanOverflow;
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(1024);
 
-    LineReader(InputStream in, int maxBytes) {
+    LineReader(InputStream in, int maxBytes, boolean scanOverflow) {
         this.in = new BufferedInputStream(in, 64 * 1024);
         this.maxBytes = maxBytes;
+        this.scanOverflow = scanOverflow;
     }
 
     /** The next line, or null at end of stream (a last line without LF still counts). */
     Line next() throws IOException {
         buffer.reset();
-        boolean tooLong = false;
-        String excerpt = null;
         while (true) {
             int b = in.read();
             if (b < 0) {
-                if (tooLong) {
-                    return new Line.TooLong(excerpt);
-                }
                 return buffer.size() == 0 ? null : text();
             }
             if (b == '\n') {
-                return tooLong ? new Line.TooLong(excerpt) : text();
-            }
-            if (tooLong) {
-                continue;
+                return text();
             }
             if (buffer.size() >= maxBytes) {
-                tooLong = true;
-                byte[] head = buffer.toByteArray();
-                excerpt = new String(head, 0, Math.min(head.length, 200), StandardCharsets.UTF_8);
-                buffer.reset();
-                continue;
+                buffer.write(b);
+                return tooLong();
             }
             buffer.write(b);
         }
+    }
+
+    private Line tooLong() throws IOException {
+        byte[] head = buffer.toByteArray();
+        buffer.reset();
+        String excerpt = new String(head, 0, Math.min(head.length, 200), StandardCharsets.UTF_8);
+        RestOfLine rest = new RestOfLine(in);
+        ResponseHead scanned = scanOverflow
+                ? ResponseHead.scan(new SequenceInputStream(new ByteArrayInputStream(head), rest))
+                : ResponseHead.UNKNOWN;
+        rest.skipToEnd();
+        return new Line.TooLong(excerpt, scanned);
     }
 
     private Line text() {
@@ -66,5 +73,56 @@ final class LineReader {
             line = line.substring(0, line.length() - 1);
         }
         return new Line.Text(line);
+    }
+
+    /** The bytes of the current line up to (and consuming) its LF; end of stream after it. */
+    private static final class RestOfLine extends InputStream {
+
+        private final InputStream in;
+        private boolean ended;
+
+        RestOfLine(InputStream in) {
+            this.in = in;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (ended) {
+                return -1;
+            }
+            int b = in.read();
+            if (b < 0 || b == '\n') {
+                ended = true;
+                return -1;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] into, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
+            }
+            int n = 0;
+            while (n < len) {
+                int b = read();
+                if (b < 0) {
+                    break;
+                }
+                into[off + n++] = (byte) b;
+            }
+            return n == 0 ? -1 : n;
+        }
+
+        @Override
+        public void close() {
+            // the parser closes what it reads; the child's stdout stays open
+        }
+
+        void skipToEnd() throws IOException {
+            while (read() >= 0) {
+                // the rest of the over-long line is not kept
+            }
+        }
     }
 }

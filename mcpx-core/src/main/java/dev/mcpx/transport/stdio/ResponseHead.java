@@ -2,28 +2,34 @@ package dev.mcpx.transport.stdio;
 
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.RequestId;
+import java.io.InputStream;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 
 /**
- * The id of a response from the first bytes of a line too long to read whole: a server writes
- * {@code {"jsonrpc":"2.0","id":7,"result":...}}, so the id usually comes before the cut, and the
- * caller can be told its answer was too large instead of waiting for its timeout.
+ * Whose answer a line too long to read whole is: a streaming scan of its top-level members
+ * that skips every value but {@code id} without keeping it, so the id is found wherever it
+ * stands (the TypeScript SDK writes {@code {"result":...,"jsonrpc":"2.0","id":7}}, id last).
  */
-final class ResponseHead {
+record ResponseHead(RequestId id, boolean response, boolean request) {
 
-    private ResponseHead() {
+    /** A line that names no answer: nothing could be read from it. */
+    static final ResponseHead UNKNOWN = new ResponseHead(null, false, false);
+
+    /** The answer's id when the line is a response ({@code result} or {@code error}, no {@code method}); else null. */
+    RequestId responseId() {
+        return response && !request ? id : null;
     }
 
-    /** The top-level id of a line that is a response ({@code result} or {@code error} seen); null when unknown. */
-    static RequestId responseId(String head) {
+    /** Scans {@code line} (the whole line, read to its end or to where it stops being JSON). */
+    static ResponseHead scan(InputStream line) {
         RequestId id = null;
         boolean response = false;
         boolean request = false;
-        try (JsonParser parser = Json.mapper().createParser(head)) {
+        try (JsonParser parser = Json.mapper().createParser(line)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return null;
+                return UNKNOWN;
             }
             for (JsonToken token = parser.nextToken(); token == JsonToken.PROPERTY_NAME; token = parser.nextToken()) {
                 String name = parser.currentName();
@@ -40,11 +46,12 @@ final class ResponseHead {
                 if (response && id != null) {
                     break;
                 }
+                // a string is skipped unread and a subtree token by token: nothing of it is kept
                 parser.skipChildren();
             }
         } catch (JacksonException e) {
-            // the cut fell here: whatever was seen before it stands
+            // the line stops being JSON here: whatever was seen before stands
         }
-        return response && !request ? id : null;
+        return new ResponseHead(id, response, request);
     }
 }

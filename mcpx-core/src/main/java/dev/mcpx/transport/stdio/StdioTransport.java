@@ -71,7 +71,7 @@ public final class StdioTransport implements Transport {
     }
 
     private void pumpStdout(Process child, Consumer<TransportEvent> events) {
-        LineReader lines = new LineReader(child.getInputStream(), codec.maxChars());
+        LineReader lines = new LineReader(child.getInputStream(), codec.maxChars(), true);
         try {
             while (true) {
                 LineReader.Line line = lines.next();
@@ -80,7 +80,7 @@ public final class StdioTransport implements Transport {
                 }
                 switch (line) {
                     case LineReader.Line.Text text -> deliver(text.value(), events);
-                    case LineReader.Line.TooLong tooLong -> tooLong(tooLong.excerpt(), events);
+                    case LineReader.Line.TooLong tooLong -> tooLong(tooLong, events);
                 }
             }
         } catch (IOException e) {
@@ -89,17 +89,26 @@ public final class StdioTransport implements Transport {
         events.accept(new TransportEvent.Closed(exited(child)));
     }
 
-    /** A line over the limit is skipped; when it is a response whose id shows, its caller learns why at once. */
-    private void tooLong(String excerpt, Consumer<TransportEvent> events) {
-        RequestId id = ResponseHead.responseId(excerpt);
+    /**
+     * A line over the limit is skipped. A response's caller learns why at once, wherever its id
+     * stood; a line whose request cannot be told fails every call in flight rather than leave
+     * its caller to time out; a request or notification of the upstream's is dropped.
+     */
+    private void tooLong(LineReader.Line.TooLong line, Consumer<TransportEvent> events) {
+        String limit = codec.maxChars() + " bytes (maxMessageBytes)";
+        RequestId id = line.head().responseId();
         if (id != null) {
             events.accept(new TransportEvent.RequestFailed(id, new McpErrorException(JsonRpcError.of(
                     ErrorCodes.INTERNAL_ERROR, "the answer of upstream " + description() + " exceeds the limit of "
-                            + codec.maxChars() + " bytes (maxMessageBytes) and was dropped"))));
-            return;
+                            + limit + " and was dropped"))));
+        } else if (line.head().request()) {
+            events.accept(new TransportEvent.Undecodable(line.excerpt(), new MalformedMessageException(
+                    MalformedMessageException.Kind.TOO_LARGE, "line of more than " + limit, null)));
+        } else {
+            events.accept(new TransportEvent.AnswerLost(new McpErrorException(JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
+                    "upstream " + description() + " wrote a line over the limit of " + limit
+                            + " that names no request, so every call in flight on it failed"))));
         }
-        events.accept(new TransportEvent.Undecodable(excerpt, new MalformedMessageException(
-                MalformedMessageException.Kind.TOO_LARGE, "line of more than " + codec.maxChars() + " bytes (maxMessageBytes)", null)));
     }
 
     private void deliver(String line, Consumer<TransportEvent> events) {
@@ -143,7 +152,7 @@ public final class StdioTransport implements Transport {
     }
 
     private void pumpStderr(InputStream err) {
-        LineReader lines = new LineReader(err, 64 * 1024);
+        LineReader lines = new LineReader(err, 64 * 1024, false);
         try {
             LineReader.Line line;
             while ((line = lines.next()) != null) {

@@ -76,7 +76,7 @@ public final class HttpFront implements AutoCloseable {
         McpEndpoint mcp = new McpEndpoint(gateway.hostRequests(), sessions, listeners, keepAlive, sse,
                 replayCounters, limits.maxMessageBytes());
         server.setHandler(new GatewayHandler(new AccessGuard(security.tokens(), address.getHostString()), mcp,
-                new StatusPage(gateway.pool(), replayCounters)));
+                new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters)));
         server.setStopTimeout(2_000);
         unsubscribe = gateway.listChanges().subscribe(this::listsChanged);
         sweeper = Thread.ofVirtual().name("mcpx-http-sweeper").unstarted(() -> sweep(sse.sweepEvery()));

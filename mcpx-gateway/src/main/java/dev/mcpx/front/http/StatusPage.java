@@ -1,5 +1,7 @@
 package dev.mcpx.front.http;
 
+import dev.mcpx.catalogue.Catalogue;
+import dev.mcpx.catalogue.ShortName;
 import dev.mcpx.pool.Pool;
 import dev.mcpx.pool.UpstreamStatus;
 import dev.mcpx.protocol.Json;
@@ -10,15 +12,18 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code GET /status}: one entry per upstream with its state and counters, and what the legacy
- * front's resumable SSE streams did ({@code sse}).
+ * front's resumable SSE streams did ({@code sse}). An upstream whose tools hosts see under
+ * shortened names lists them in {@code shortNames} (short name to full name).
  */
 final class StatusPage {
 
     private final Pool pool;
+    private final Catalogue catalogue;
     private final ReplayCounters replay;
 
-    StatusPage(Pool pool, ReplayCounters replay) {
+    StatusPage(Pool pool, Catalogue catalogue, ReplayCounters replay) {
         this.pool = pool;
+        this.catalogue = catalogue;
         this.replay = replay;
     }
 
@@ -49,6 +54,12 @@ final class StatusPage {
             entry.put("eraChanges", status.eraChanges());
             if (status.reason() != null) {
                 entry.put("reason", status.reason());
+            }
+            for (ShortName shortName : catalogue.shortNames()) {
+                if (shortName.upstream().equals(status.name())) {
+                    ObjectNode names = entry.has("shortNames") ? (ObjectNode) entry.get("shortNames") : entry.putObject("shortNames");
+                    names.put(shortName.shortName(), shortName.fullName());
+                }
             }
         }
         ObjectNode sse = page.putObject("sse");

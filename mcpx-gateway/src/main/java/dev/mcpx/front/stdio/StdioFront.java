@@ -18,6 +18,7 @@ import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
 import dev.mcpx.protocol.JsonRpcMessage.Notification;
 import dev.mcpx.protocol.JsonRpcMessage.Request;
 import dev.mcpx.protocol.MalformedMessageException;
+import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.RequestId;
@@ -34,6 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -81,6 +83,8 @@ public final class StdioFront {
     private static final Duration HOST_ANSWER_TIMEOUT = Duration.ofMinutes(5);
     /** Server->client requests passed to a legacy host (its capabilities come with initialize). */
     private volatile HostAsks asks = new HostAsks(null, HOST_ANSWER_TIMEOUT);
+    /** Set when stdin closed: roots that arrive after it are not kept. */
+    private volatile boolean hostGone;
     /** The level a legacy host set with logging/setLevel (null: none yet). */
     private volatile LogLevel logLevel;
 
@@ -105,6 +109,8 @@ public final class StdioFront {
             requests.release(legacyUpdates);
             listenUpdates.values().forEach(requests::release);
             inFlight.values().forEach(cancellation -> cancellation.cancel("host disconnected"));
+            hostGone = true;
+            requests.roots().remove(this);
             LOG.info("host closed stdin; {} calls cancelled", inFlight.size());
         }
     }
@@ -174,7 +180,11 @@ public final class StdioFront {
 
     private void notified(Notification notification) {
         switch (notification.method()) {
-            case Methods.INITIALIZED -> legacyInitialized = true;
+            case Methods.INITIALIZED -> {
+                legacyInitialized = true;
+                fetchRoots();
+            }
+            case Methods.ROOTS_LIST_CHANGED -> fetchRoots();
             case Methods.CANCELLED -> {
                 RequestId id = RequestId.fromJson(notification.params() == null ? null : notification.params().get("requestId"));
                 Cancellation cancellation = id == null ? null : inFlight.get(id);
@@ -191,6 +201,28 @@ public final class StdioFront {
             }
             default -> LOG.debug("ignored host notification {}", notification.method());
         }
+    }
+
+    /** Asks a legacy host that declared {@code roots} for them, off the reader thread (its answer comes through it). */
+    private void fetchRoots() {
+        HostAsks current = asks;
+        if (!current.capabilities().has("roots")) {
+            return;
+        }
+        Thread.ofVirtual().name("mcpx-host-roots").start(() -> {
+            try {
+                JsonNode listed = current.forCall(message -> {
+                    send(message);
+                    return true;
+                }, null).handle(Methods.ROOTS_LIST, null);
+                requests.roots().put(this, listed.path("roots"));
+                if (hostGone) {
+                    requests.roots().remove(this);
+                }
+            } catch (McpException e) {
+                LOG.info("the host did not list its roots: {}", e.getMessage());
+            }
+        });
     }
 
     /**

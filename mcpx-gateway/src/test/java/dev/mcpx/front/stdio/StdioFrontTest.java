@@ -169,7 +169,7 @@ class StdioFrontTest {
         assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofSeconds(5));
 
         JsonNode after = host.request("tools/call", call("fake__echo", Json.object().put("text", "again")));
-        assertThat(text(after)).isEqualTo("Echo: again");
+        assertThat(text(after)).as(after.toString()).isEqualTo("Echo: again");
         UpstreamStatus fake = gateway.status().stream().filter(s -> s.name().equals("fake")).findFirst().orElseThrow();
         assertThat(fake.restarts()).isGreaterThanOrEqualTo(1);
         assertThat(fake.state()).isEqualTo("up");

@@ -28,7 +28,12 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code --stderr TEXT} (writes TEXT to stderr at start); {@code --start-delay MS} (reads
  * nothing for MS milliseconds, like a server that is slow to start); {@code --resources} (legacy:
  * offers the resource {@code fake://note} with {@code resources/subscribe}, and the tool
- * {@code touch} {uri}, which sends {@code notifications/resources/updated} when it is subscribed).
+ * {@code touch} {uri}, which sends {@code notifications/resources/updated} when it is subscribed);
+ * {@code --id-last} (writes each answer's members in the TypeScript SDK's order,
+ * {@code {"result":...,"jsonrpc":"2.0","id":N}}, id last); {@code --initialize-first} (exits with
+ * code 1 when its first request is anything but {@code initialize}, a {@code server/discover}
+ * probe included, as some legacy servers do); {@code --ignore-eof} (keeps running after stdin
+ * closes, until a signal, as servers with a timer of their own do).
  *
  * <p>Tools: {@code echo} {text}, {@code add} {a,b}, {@code sleep} {ms}, {@code progress} {steps}
  * (progress notifications before the result), {@code die} {code} (exits at once, without
@@ -42,7 +47,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Chaos, for soak tests: {@code --ledger FILE} appends one line with the tool's name to FILE
  * for every tools/call executed, so executions can be counted across restarts and SIGKILLs.
  * Any tool call may carry a {@code chaos} argument: {@code garbage} (a non-JSON line first),
- * {@code oversized} (a line of {@code size} bytes first), {@code duplicate} (the response twice),
+ * {@code oversized} (a line of {@code size} bytes first), {@code anonymous} (instead of the answer,
+ * a result line of {@code size} bytes without an id), {@code duplicate} (the response twice),
  * {@code unknown-id} (a response to an id never sent first), {@code never} (executes, never
  * answers), {@code slow} (waits {@code delay} ms first), {@code deaf} (answers, then never reads
  * stdin again: the gateway's writes to it fill the pipe).
@@ -60,6 +66,7 @@ public final class StdioFakeServer {
     private final boolean modern;
     private final boolean silentProbe;
     private final boolean garbage;
+    private volatile boolean idLast;
     private final AtomicLong toolCalls = new AtomicLong();
     private final AtomicLong cancellations = new AtomicLong();
     private final AtomicLong unknownIds = new AtomicLong();
@@ -92,6 +99,9 @@ public final class StdioFakeServer {
         boolean silentProbe = false;
         boolean garbage = false;
         boolean resources = false;
+        boolean idLast = false;
+        boolean initializeFirst = false;
+        boolean ignoreEof = false;
         Path ledger = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -99,6 +109,9 @@ public final class StdioFakeServer {
                 case "--silent-probe" -> silentProbe = true;
                 case "--garbage" -> garbage = true;
                 case "--resources" -> resources = true;
+                case "--id-last" -> idLast = true;
+                case "--initialize-first" -> initializeFirst = true;
+                case "--ignore-eof" -> ignoreEof = true;
                 case "--ledger" -> ledger = Path.of(args[++i]);
                 case "--stderr" -> System.err.println(args[++i]);
                 case "--start-delay" -> Thread.sleep(Long.parseLong(args[++i]));
@@ -108,16 +121,35 @@ public final class StdioFakeServer {
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         StdioFakeServer server = new StdioFakeServer(out, modern, silentProbe, garbage, ledger);
         server.offersResources = resources;
+        server.idLast = idLast;
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
+        boolean first = true;
         while ((line = in.readLine()) != null) {
             String message = line;
+            if (initializeFirst && first && !"initialize".equals(methodOf(message))) {
+                System.err.println("fake server: the first request must be initialize, got " + methodOf(message));
+                System.err.flush();
+                System.exit(1);
+            }
+            first = false;
             Thread.ofVirtual().start(() -> server.handle(message));
             if (asksToGoDeaf(message)) {
                 Thread.sleep(Long.MAX_VALUE);
             }
         }
+        if (ignoreEof) {
+            Thread.sleep(Long.MAX_VALUE);
+        }
         System.exit(0);
+    }
+
+    private static String methodOf(String line) {
+        try {
+            return JSON.readTree(line).path("method").asString("");
+        } catch (RuntimeException e) {
+            return "";
+        }
     }
 
     private static boolean asksToGoDeaf(String line) {
@@ -158,9 +190,7 @@ public final class StdioFakeServer {
                 if (!misbehave(chaos, params.path("arguments"))) {
                     return;
                 }
-                ObjectNode reply = NODES.objectNode().put("jsonrpc", "2.0");
-                reply.set("id", id);
-                reply.set("result", result);
+                ObjectNode reply = response(id, "result", result);
                 write(reply);
                 if (chaos.equals("duplicate")) {
                     write(reply);
@@ -169,6 +199,21 @@ public final class StdioFakeServer {
         } catch (ToolError e) {
             write(error(id, e.code, e.getMessage()));
         }
+    }
+
+    /** An answer, its members in the order of the SDK this fake stands for. */
+    private ObjectNode response(JsonNode id, String member, JsonNode value) {
+        ObjectNode reply = NODES.objectNode();
+        if (idLast) {
+            reply.set(member, value);
+            reply.put("jsonrpc", "2.0");
+            reply.set("id", id);
+        } else {
+            reply.put("jsonrpc", "2.0");
+            reply.set("id", id);
+            reply.set(member, value);
+        }
+        return reply;
     }
 
     /** What a {@code chaos} argument does before the answer; false: no answer at all. */
@@ -181,6 +226,11 @@ public final class StdioFakeServer {
                         .put("id", "never-sent-" + unknownIds.incrementAndGet());
                 stray.putObject("result");
                 write(stray);
+            }
+            case "anonymous" -> {
+                writeRaw("{\"result\":{\"content\":[{\"type\":\"text\",\"text\":\""
+                        + "z".repeat(args.path("size").asInt(1024 * 1024)) + "\"}]},\"jsonrpc\":\"2.0\"}");
+                return false;
             }
             case "slow" -> sleep(args.path("delay").asLong(500));
             case "never" -> {
@@ -383,11 +433,8 @@ public final class StdioFakeServer {
         return result;
     }
 
-    private static ObjectNode error(JsonNode id, int code, String message) {
-        ObjectNode reply = NODES.objectNode().put("jsonrpc", "2.0");
-        reply.set("id", id);
-        reply.putObject("error").put("code", code).put("message", message);
-        return reply;
+    private ObjectNode error(JsonNode id, int code, String message) {
+        return response(id, "error", NODES.objectNode().put("code", code).put("message", message));
     }
 
     private void write(JsonNode message) {
