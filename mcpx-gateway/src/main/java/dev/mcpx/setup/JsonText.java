@@ -1,0 +1,172 @@
+package dev.mcpx.setup;
+
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.json.JsonReadFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Edits one top-level key of a JSON (or JSONC) file as text: the new value replaces the old
+ * one's characters and everything else, comments and formatting included, stays as it was.
+ */
+final class JsonText {
+
+    /** JSONC as VS Code writes it: comments and trailing commas (Jackson's parser features). */
+    private static final JsonMapper LENIENT = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS, JsonReadFeature.ALLOW_TRAILING_COMMA)
+            .build();
+
+    private record Span(int start, int end) {
+    }
+
+    private JsonText() {
+    }
+
+    /** The document's top-level object; a {@link JacksonException} when it is not JSON(C). */
+    static ObjectNode root(String text) {
+        JsonNode root = LENIENT.readTree(text);
+        if (!(root instanceof ObjectNode object)) {
+            throw new IllegalArgumentException("is not a JSON object");
+        }
+        return object;
+    }
+
+    /** {@code text} with the top-level {@code key} set to {@code value}, added first when absent. */
+    static String withTopLevel(String text, String key, JsonNode value) {
+        String unit = indentUnit(text);
+        Optional<Span> existing = valueSpan(text, key);
+        if (existing.isPresent()) {
+            Span span = existing.get();
+            String base = lineIndent(text, span.start());
+            return text.substring(0, span.start()) + render(value, unit, base) + text.substring(span.end());
+        }
+        Span root = rootSpan(text);
+        String member = quote(key) + ": " + render(value, unit, unit);
+        boolean empty = text.substring(root.start() + 1, root.end() - 1).isBlank();
+        if (empty) {
+            return text.substring(0, root.start()) + "{\n" + unit + member + "\n}" + text.substring(root.end());
+        }
+        return text.substring(0, root.start() + 1) + "\n" + unit + member + "," + text.substring(root.start() + 1);
+    }
+
+    /** A new file holding one key, formatted as the hosts write theirs. */
+    static String document(String key, JsonNode value) {
+        return "{\n  " + quote(key) + ": " + render(value, "  ", "  ") + "\n}\n";
+    }
+
+    private static Optional<Span> valueSpan(String text, String key) {
+        try (JsonParser parser = LENIENT.createParser(text)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return Optional.empty();
+            }
+            for (JsonToken token = parser.nextToken(); token == JsonToken.PROPERTY_NAME; token = parser.nextToken()) {
+                String name = parser.currentName();
+                parser.nextToken();
+                int start = (int) parser.currentTokenLocation().getCharOffset();
+                parser.skipChildren();
+                int end = (int) parser.currentTokenLocation().getCharOffset() + tokenLength(parser, text);
+                if (name.equals(key)) {
+                    return Optional.of(new Span(start, end));
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    private static Span rootSpan(String text) {
+        try (JsonParser parser = LENIENT.createParser(text)) {
+            parser.nextToken();
+            int start = (int) parser.currentTokenLocation().getCharOffset();
+            parser.skipChildren();
+            return new Span(start, (int) parser.currentTokenLocation().getCharOffset() + 1);
+        }
+    }
+
+    /** The length of the token the parser is on: 1 for a closing bracket, else the scalar's text. */
+    private static int tokenLength(JsonParser parser, String text) {
+        JsonToken token = parser.currentToken();
+        if (token == JsonToken.END_OBJECT || token == JsonToken.END_ARRAY) {
+            return 1;
+        }
+        int start = (int) parser.currentTokenLocation().getCharOffset();
+        if (token == JsonToken.VALUE_STRING) {
+            int i = start + 1;
+            while (text.charAt(i) != '"') {
+                i += text.charAt(i) == '\\' ? 2 : 1;
+            }
+            return i + 1 - start;
+        }
+        return parser.getString().length();
+    }
+
+    /** The indentation of the first indented line: what the file uses per level (two spaces if none). */
+    static String indentUnit(String text) {
+        for (String line : text.split("\n")) {
+            int i = 0;
+            while (i < line.length() && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) {
+                i++;
+            }
+            if (i > 0 && i < line.length()) {
+                return line.substring(0, i);
+            }
+        }
+        return "  ";
+    }
+
+    private static String lineIndent(String text, int offset) {
+        int lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+        int i = lineStart;
+        while (i < offset && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
+            i++;
+        }
+        return text.substring(lineStart, i);
+    }
+
+    /** JSON as JSON.stringify(value, null, 2) lays it out, every line after the first at {@code base}. */
+    static String render(JsonNode value, String unit, String base) {
+        StringBuilder out = new StringBuilder();
+        render(value, unit, base, out);
+        return out.toString();
+    }
+
+    private static void render(JsonNode value, String unit, String indent, StringBuilder out) {
+        if (value instanceof ObjectNode object) {
+            if (object.isEmpty()) {
+                out.append("{}");
+                return;
+            }
+            out.append("{");
+            String separator = "\n";
+            for (Map.Entry<String, JsonNode> member : object.properties()) {
+                out.append(separator).append(indent).append(unit).append(quote(member.getKey())).append(": ");
+                render(member.getValue(), unit, indent + unit, out);
+                separator = ",\n";
+            }
+            out.append("\n").append(indent).append("}");
+        } else if (value.isArray()) {
+            if (value.isEmpty()) {
+                out.append("[]");
+                return;
+            }
+            out.append("[");
+            String separator = "\n";
+            for (JsonNode item : value) {
+                out.append(separator).append(indent).append(unit);
+                render(item, unit, indent + unit, out);
+                separator = ",\n";
+            }
+            out.append("\n").append(indent).append("]");
+        } else {
+            out.append(LENIENT.writeValueAsString(value));
+        }
+    }
+
+    private static String quote(String text) {
+        return LENIENT.writeValueAsString(text);
+    }
+}

@@ -1,0 +1,64 @@
+package dev.mcpx.setup;
+
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How a host starts this mcpx: the launcher {@code bin/mcpx} names (system property
+ * {@code mcpx.launcher}), else {@code java -jar mcpx.jar}, else java with this class path.
+ */
+public record McpxCommand(List<String> launcher) {
+
+    private static final String MAIN = "dev.mcpx.cli.Main";
+
+    public McpxCommand {
+        launcher = List.copyOf(launcher);
+    }
+
+    public static McpxCommand current() {
+        String named = System.getProperty("mcpx.launcher");
+        if (named != null && !named.isBlank()) {
+            return new McpxCommand(List.of(named));
+        }
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Path code = codeSource();
+        if (code != null && code.toString().endsWith(".jar")) {
+            return new McpxCommand(List.of(java, "-jar", code.toString()));
+        }
+        return new McpxCommand(List.of(java, "-cp", System.getProperty("java.class.path"), MAIN));
+    }
+
+    /** {@code launcher serve -c CONFIG}: the stdio gateway on that config. */
+    public List<String> serve(Path config) {
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of("serve", "-c", config.toAbsolutePath().toString()));
+        return command;
+    }
+
+    /**
+     * Whether a host entry with this command line runs mcpx (any install, not only this one):
+     * such an entry is the loop {@code setup} must not move into mcpx.
+     */
+    static boolean runsMcpx(String command, List<String> args) {
+        String program = Path.of(command).getFileName() == null ? command
+                : Path.of(command).getFileName().toString().toLowerCase(Locale.ROOT);
+        program = program.replaceFirst("\\.(cmd|bat|exe|sh)$", "");
+        if (program.equals("mcpx")) {
+            return true;
+        }
+        return args.stream().anyMatch(arg -> arg.equals(MAIN) || arg.endsWith("mcpx.jar")
+                || arg.endsWith("/bin/mcpx") || arg.endsWith("\\bin\\mcpx"));
+    }
+
+    private static Path codeSource() {
+        try {
+            var source = McpxCommand.class.getProtectionDomain().getCodeSource();
+            return source == null ? null : Path.of(source.getLocation().toURI());
+        } catch (URISyntaxException | SecurityException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+}
