@@ -96,8 +96,10 @@ public final class HostSetup {
             }
         }
         hostAfter.set(ENTRY, hostEntry());
+        // Entries left in the host keep their own text, comments included.
         String newHost = hostBefore == null ? JsonText.document(host.serversKey(), hostAfter)
-                : JsonText.withTopLevel(hostBefore, host.serversKey(), hostAfter);
+                : JsonText.withTopLevel(hostBefore, host.serversKey(), hostAfter,
+                        JsonText.memberTexts(hostBefore, host.serversKey()));
         String newMcpx = mcpxBefore == null ? JsonText.document(mcpxKey, mcpxServers)
                 : JsonText.withTopLevel(mcpxBefore, mcpxKey, mcpxServers);
         validate(newMcpx);

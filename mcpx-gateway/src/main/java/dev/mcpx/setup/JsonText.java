@@ -1,5 +1,6 @@
 package dev.mcpx.setup;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
@@ -38,12 +39,20 @@ final class JsonText {
 
     /** {@code text} with the top-level {@code key} set to {@code value}, added first when absent. */
     static String withTopLevel(String text, String key, JsonNode value) {
+        return withTopLevel(text, key, value, Map.of());
+    }
+
+    /**
+     * As above; a member of {@code value} named in {@code verbatim} is written as that text (its
+     * original characters, comments and layout included) instead of being rendered anew.
+     */
+    static String withTopLevel(String text, String key, JsonNode value, Map<String, String> verbatim) {
         String unit = indentUnit(text);
         Optional<Span> existing = valueSpan(text, key);
         if (existing.isPresent()) {
             Span span = existing.get();
             String base = lineIndent(text, span.start());
-            return text.substring(0, span.start()) + render(value, unit, base) + text.substring(span.end());
+            return text.substring(0, span.start()) + render(value, unit, base, verbatim) + text.substring(span.end());
         }
         Span root = rootSpan(text);
         String member = quote(key) + ": " + render(value, unit, unit);
@@ -60,22 +69,45 @@ final class JsonText {
     }
 
     private static Optional<Span> valueSpan(String text, String key) {
+        return Optional.ofNullable(memberSpans(text, null).get(key));
+    }
+
+    /** The original text of each member of the top-level object {@code key}, by member name. */
+    static Map<String, String> memberTexts(String text, String key) {
+        Map<String, String> texts = new LinkedHashMap<>();
+        memberSpans(text, key).forEach((name, span) -> texts.put(name, text.substring(span.start(), span.end())));
+        return texts;
+    }
+
+    /** The value spans of the root's members, or (with {@code inside}) of that member's members. */
+    private static Map<String, Span> memberSpans(String text, String inside) {
+        Map<String, Span> spans = new LinkedHashMap<>();
         try (JsonParser parser = LENIENT.createParser(text)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return Optional.empty();
+                return spans;
             }
             for (JsonToken token = parser.nextToken(); token == JsonToken.PROPERTY_NAME; token = parser.nextToken()) {
                 String name = parser.currentName();
-                parser.nextToken();
-                int start = (int) parser.currentTokenLocation().getCharOffset();
-                parser.skipChildren();
-                int end = (int) parser.currentTokenLocation().getCharOffset() + tokenLength(parser, text);
-                if (name.equals(key)) {
-                    return Optional.of(new Span(start, end));
+                if (parser.nextToken() == JsonToken.START_OBJECT && name.equals(inside)) {
+                    spans.clear();
+                    for (JsonToken member = parser.nextToken(); member == JsonToken.PROPERTY_NAME; member = parser.nextToken()) {
+                        String memberName = parser.currentName();
+                        parser.nextToken();
+                        spans.put(memberName, span(parser, text));
+                    }
+                    return spans;
                 }
+                spans.put(name, span(parser, text));
             }
-            return Optional.empty();
+            return inside == null ? spans : Map.of();
         }
+    }
+
+    /** The span of the value the parser is on, leaving the parser at its last token. */
+    private static Span span(JsonParser parser, String text) {
+        int start = (int) parser.currentTokenLocation().getCharOffset();
+        parser.skipChildren();
+        return new Span(start, (int) parser.currentTokenLocation().getCharOffset() + tokenLength(parser, text));
     }
 
     private static Span rootSpan(String text) {
@@ -132,6 +164,25 @@ final class JsonText {
         StringBuilder out = new StringBuilder();
         render(value, unit, base, out);
         return out.toString();
+    }
+
+    private static String render(JsonNode value, String unit, String base, Map<String, String> verbatim) {
+        if (!(value instanceof ObjectNode object) || object.isEmpty()) {
+            return render(value, unit, base);
+        }
+        StringBuilder out = new StringBuilder("{");
+        String separator = "\n";
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            out.append(separator).append(base).append(unit).append(quote(member.getKey())).append(": ");
+            String original = verbatim.get(member.getKey());
+            if (original != null) {
+                out.append(original);
+            } else {
+                render(member.getValue(), unit, base + unit, out);
+            }
+            separator = ",\n";
+        }
+        return out.append("\n").append(base).append("}").toString();
     }
 
     private static void render(JsonNode value, String unit, String indent, StringBuilder out) {

@@ -1,10 +1,13 @@
 package dev.mcpx.setup;
 
+import java.io.File;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * How a host starts this mcpx: the launcher {@code bin/mcpx} names (system property
@@ -28,7 +31,10 @@ public record McpxCommand(List<String> launcher) {
         if (code != null && code.toString().endsWith(".jar")) {
             return new McpxCommand(List.of(java, "-jar", code.toString()));
         }
-        return new McpxCommand(List.of(java, "-cp", System.getProperty("java.class.path"), MAIN));
+        String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .map(entry -> Path.of(entry).toAbsolutePath().toString())
+                .collect(Collectors.joining(File.pathSeparator));
+        return new McpxCommand(List.of(java, "-cp", classPath, MAIN));
     }
 
     /** {@code launcher serve -c CONFIG}: the stdio gateway on that config. */

@@ -124,7 +124,8 @@ class SetupCommandTest {
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(0);
         String after = Files.readString(hostFile);
-        assertThat(after).contains("// Servers VS Code starts for Copilot agent mode.").contains("\"id\": \"perplexity-key\"");
+        assertThat(after).contains("// Servers VS Code starts for Copilot agent mode.").contains("\"id\": \"perplexity-key\"")
+                .contains("\t\t\t\"args\": [\"-y\", \"server-perplexity-ask\"],\n");
         assertThat(read(hostFile).get("servers").propertyNames()).containsExactly("perplexity", "mcpx");
         assertThat(run.err()).contains("left perplexity in " + hostFile + ": it uses \"${input:perplexity-key}\", which only VS Code can resolve");
         JsonNode moved = read(mcpxConfig).get("mcpServers");
