@@ -88,7 +88,10 @@ public final class HostSetup {
                     }
                 }
                 case EntryTranslation.Kept kept -> {
-                    if (!name.equals(ENTRY)) {
+                    if (name.equals(ENTRY)) {
+                        left.add(new SetupPlan.Left(name, kept.reason() + "; replaced by the new \"" + ENTRY
+                                + "\" entry, the backup keeps it"));
+                    } else {
                         hostAfter.set(name, entry.getValue().deepCopy());
                         left.add(new SetupPlan.Left(name, kept.reason()));
                     }
@@ -96,10 +99,15 @@ public final class HostSetup {
             }
         }
         hostAfter.set(ENTRY, hostEntry());
-        // Entries left in the host keep their own text, comments included.
-        String newHost = hostBefore == null ? JsonText.document(host.serversKey(), hostAfter)
-                : JsonText.withTopLevel(hostBefore, host.serversKey(), hostAfter,
-                        JsonText.memberTexts(hostBefore, host.serversKey()));
+        String newHost;
+        if (hostBefore == null) {
+            newHost = JsonText.document(host.serversKey(), hostAfter);
+        } else {
+            // Entries left in the host keep their own text, comments included; the new mcpx entry is new.
+            Map<String, String> leftAsTheyAre = new HashMap<>(JsonText.memberTexts(hostBefore, host.serversKey()));
+            leftAsTheyAre.remove(ENTRY);
+            newHost = JsonText.withTopLevel(hostBefore, host.serversKey(), hostAfter, leftAsTheyAre);
+        }
         String newMcpx = mcpxBefore == null ? JsonText.document(mcpxKey, mcpxServers)
                 : JsonText.withTopLevel(mcpxBefore, mcpxKey, mcpxServers);
         validate(newMcpx);

@@ -22,19 +22,22 @@ public record McpxCommand(List<String> launcher) {
     }
 
     public static McpxCommand current() {
-        String named = System.getProperty("mcpx.launcher");
-        if (named != null && !named.isBlank()) {
-            return new McpxCommand(List.of(named));
+        return from(System.getProperty("mcpx.launcher"), codeSource(),
+                ProcessHandle.current().info().command().orElse("java"), System.getProperty("java.class.path"));
+    }
+
+    /** The launcher when named; else the jar this code came from; else the class path, made absolute. */
+    static McpxCommand from(String launcher, Path codeSource, String java, String classPath) {
+        if (launcher != null && !launcher.isBlank()) {
+            return new McpxCommand(List.of(launcher));
         }
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Path code = codeSource();
-        if (code != null && code.toString().endsWith(".jar")) {
-            return new McpxCommand(List.of(java, "-jar", code.toString()));
+        if (codeSource != null && codeSource.toString().endsWith(".jar")) {
+            return new McpxCommand(List.of(java, "-jar", codeSource.toAbsolutePath().toString()));
         }
-        String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+        String absolute = Arrays.stream(classPath.split(File.pathSeparator))
                 .map(entry -> Path.of(entry).toAbsolutePath().toString())
                 .collect(Collectors.joining(File.pathSeparator));
-        return new McpxCommand(List.of(java, "-cp", classPath, MAIN));
+        return new McpxCommand(List.of(java, "-cp", absolute, MAIN));
     }
 
     /** {@code launcher serve -c CONFIG}: the stdio gateway on that config. */

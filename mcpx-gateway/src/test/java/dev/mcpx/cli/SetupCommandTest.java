@@ -314,4 +314,52 @@ class SetupCommandTest {
         assertThat(hostFile).doesNotExist();
         assertThat(mcpxConfig).doesNotExist();
     }
+
+    @Test
+    void aClaudeCodeFileWithoutServersGetsTheKeyAndUndoRestoresItByteForByte() throws IOException {
+        hostFile = dir.resolve(".claude.json");
+        mcpxConfig = dir.resolve("mcpx.json");
+        String original = "{\n  \"numStartups\": 3,\n  \"theme\": \"dark\"\n}\n";
+        Files.writeString(hostFile, original);
+
+        assertThat(setup("claude-code").exitCode()).isEqualTo(0);
+
+        String after = Files.readString(hostFile);
+        assertThat(after).startsWith("{\n  \"mcpServers\": {\n    \"mcpx\": {\n      \"type\": \"stdio\",")
+                .endsWith("},\n  \"numStartups\": 3,\n  \"theme\": \"dark\"\n}\n");
+        assertThat(read(hostFile).get("theme").asString()).isEqualTo("dark");
+
+        assertThat(setup("claude-code", "--undo").exitCode()).isEqualTo(0);
+        assertThat(Files.readString(hostFile)).isEqualTo(original);
+    }
+
+    @Test
+    void aSymlinkedHostFileStaysALinkAndItsTargetIsWrittenAndRestored() throws IOException {
+        byte[] original = copy("cursor");
+        Path target = dir.resolve("dotfiles-mcp.json");
+        Files.move(hostFile, target);
+        Files.createSymbolicLink(hostFile, target);
+
+        assertThat(setup("cursor").exitCode()).isEqualTo(0);
+        assertThat(Files.isSymbolicLink(hostFile)).isTrue();
+        assertThat(read(target).get("mcpServers").has("mcpx")).isTrue();
+
+        assertThat(setup("cursor", "--undo").exitCode()).isEqualTo(0);
+        assertThat(Files.isSymbolicLink(hostFile)).isTrue();
+        assertThat(Files.readAllBytes(target)).isEqualTo(original);
+    }
+
+    @Test
+    void anOldMcpxEntryIsReplacedAndSaidSo() throws IOException {
+        hostFile = dir.resolve("mcp_config.json");
+        mcpxConfig = dir.resolve("mcpx.json");
+        Files.writeString(hostFile, "{\"mcpServers\": {\"mcpx\": {\"command\": \"/old/mcpx/bin/mcpx\", \"args\": [\"serve\"]}}}");
+
+        CliRun run = setup("windsurf");
+
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(0);
+        assertThat(run.err()).contains("left mcpx").contains("replaced by the new \"mcpx\" entry, the backup keeps it");
+        assertThat(read(hostFile).get("mcpServers").get("mcpx").get("command").asString()).isNotEqualTo("/old/mcpx/bin/mcpx");
+        assertThat(read(mcpxConfig).get("mcpServers").isEmpty()).isTrue();
+    }
 }
