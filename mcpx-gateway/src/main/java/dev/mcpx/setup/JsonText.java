@@ -48,19 +48,26 @@ final class JsonText {
      */
     static String withTopLevel(String text, String key, JsonNode value, Map<String, String> verbatim) {
         String unit = indentUnit(text);
+        // A file with Windows line ends keeps them in what is written into it.
+        String newline = text.contains("\r\n") ? "\r\n" : "\n";
         Optional<Span> existing = valueSpan(text, key);
         if (existing.isPresent()) {
             Span span = existing.get();
             String base = lineIndent(text, span.start());
-            return text.substring(0, span.start()) + render(value, unit, base, verbatim) + text.substring(span.end());
+            return text.substring(0, span.start()) + lines(render(value, unit, base, verbatim), newline)
+                    + text.substring(span.end());
         }
         Span root = rootSpan(text);
         String member = quote(key) + ": " + render(value, unit, unit);
         boolean empty = text.substring(root.start() + 1, root.end() - 1).isBlank();
         if (empty) {
-            return text.substring(0, root.start()) + "{\n" + unit + member + "\n}" + text.substring(root.end());
+            return text.substring(0, root.start()) + lines("{\n" + unit + member + "\n}", newline) + text.substring(root.end());
         }
-        return text.substring(0, root.start() + 1) + "\n" + unit + member + "," + text.substring(root.start() + 1);
+        return text.substring(0, root.start() + 1) + lines("\n" + unit + member + ",", newline) + text.substring(root.start() + 1);
+    }
+
+    private static String lines(String rendered, String newline) {
+        return rendered.replace("\r\n", "\n").replace("\n", newline);
     }
 
     /** A new file holding one key, formatted as the hosts write theirs. */

@@ -52,9 +52,9 @@ public record McpxCommand(List<String> launcher) {
      * such an entry is the loop {@code setup} must not move into mcpx.
      */
     static boolean runsMcpx(String command, List<String> args) {
-        String program = Path.of(command).getFileName() == null ? command
-                : Path.of(command).getFileName().toString().toLowerCase(Locale.ROOT);
-        program = program.replaceFirst("\\.(cmd|bat|exe|sh)$", "");
+        // Either separator: a Windows host file can be read on any OS.
+        String program = command.substring(Math.max(command.lastIndexOf('/'), command.lastIndexOf('\\')) + 1)
+                .toLowerCase(Locale.ROOT).replaceFirst("\\.(cmd|bat|exe|sh)$", "");
         if (program.equals("mcpx")) {
             return true;
         }

@@ -362,4 +362,17 @@ class SetupCommandTest {
         assertThat(read(hostFile).get("mcpServers").get("mcpx").get("command").asString()).isNotEqualTo("/old/mcpx/bin/mcpx");
         assertThat(read(mcpxConfig).get("mcpServers").isEmpty()).isTrue();
     }
+
+    @Test
+    void aFileWithWindowsLineEndsKeepsThemAndRoundTrips() throws IOException {
+        byte[] original = new String(copy("windsurf"), java.nio.charset.StandardCharsets.UTF_8).replace("\n", "\r\n")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Files.write(hostFile, original);
+
+        assertThat(setup("windsurf").exitCode()).isEqualTo(0);
+
+        assertThat(Files.readString(hostFile).replace("\r\n", "")).doesNotContain("\n");
+        assertThat(setup("windsurf", "--undo").exitCode()).isEqualTo(0);
+        assertThat(Files.readAllBytes(hostFile)).isEqualTo(original);
+    }
 }
