@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -49,7 +50,7 @@ final class DoctorCommand implements Callable<Integer> {
         System.out.println("config    " + loaded.source().map(Path::toString).orElse("none (the built-in default)")
                 + ": " + loaded.upstreams().size() + " servers, " + loaded.enabled().size() + " enabled");
         checkUpstreams(loaded, fixes);
-        checkHosts(environment, fixes);
+        checkHosts(environment, loaded.source(), fixes);
         fixes.forEach(fix -> System.out.println("fix: " + fix));
         if (fixes.isEmpty()) {
             System.out.println("nothing to fix");
@@ -92,21 +93,32 @@ final class DoctorCommand implements Callable<Integer> {
         }
     }
 
-    private static void checkHosts(Map<String, String> environment, List<String> fixes) {
+    private static void checkHosts(Map<String, String> environment, Optional<Path> config, List<String> fixes) {
         Os os = Os.current();
         for (Host host : Host.values()) {
             Path file = host.configFile(os, environment);
             try {
-                List<String> bypassing = HostServers.bypassingMcpx(host, file);
-                if (!bypassing.isEmpty()) {
-                    System.out.println("host      " + host.id() + " (" + file + "): starts " + String.join(", ", bypassing) + " itself");
-                    fixes.add(host.title() + " starts " + String.join(", ", bypassing) + " without mcpx; run `mcpx setup "
-                            + host.id() + "` to move them");
+                HostServers.Found found = HostServers.read(host, file);
+                if (!found.bypassing().isEmpty()) {
+                    String names = String.join(", ", found.bypassing());
+                    System.out.println("host      " + host.id() + " (" + file + "): starts " + names + " itself");
+                    fixes.add(host.title() + " starts " + names + " without mcpx; run `mcpx setup " + host.id() + "` to move them");
                 }
+                found.mcpxConfigs().forEach((name, served) -> {
+                    if (config.isPresent() && !same(served, config.get())) {
+                        System.out.println("host      " + host.id() + " (" + file + "): " + name + " serves " + served);
+                        fixes.add(host.title() + "'s \"" + name + "\" serves " + served + ", not " + config.get()
+                                + "; point its -c at the config you use");
+                    }
+                });
             } catch (ConfigException e) {
                 System.out.println("host      " + host.id() + ": " + e.getMessage());
                 fixes.add(e.getMessage());
             }
         }
+    }
+
+    private static boolean same(Path a, Path b) {
+        return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
     }
 }

@@ -57,17 +57,17 @@ final class SetupCommand implements Callable<Integer> {
         SetupPlan plan = setup.plan();
         if (dryRun) {
             System.out.print(plan.diff());
-            report(plan.report(), "would be ");
+            report(plan.report(), "mcpx: (dry run) ");
             return Main.OK;
         }
         setup.apply(plan);
-        report(plan.report(), "");
+        report(plan.report(), "mcpx: ");
         System.err.println("mcpx: " + host.title() + " now starts mcpx (" + file + "); restart it to apply; "
                 + "`mcpx setup --undo " + host.id() + "` puts it back");
         return Main.OK;
     }
 
-    private static void report(List<String> lines, String mood) {
-        lines.forEach(line -> System.err.println("mcpx: " + (mood.isEmpty() ? line : "(dry run) " + line)));
+    private static void report(List<String> lines, String prefix) {
+        lines.forEach(line -> System.err.println(prefix + line));
     }
 }

@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -19,13 +21,20 @@ public final class HostServers {
     private HostServers() {
     }
 
-    /** The names of the entries in {@code file} that do not run mcpx; empty when the file is absent. */
-    public static List<String> bypassingMcpx(Host host, Path file) {
+    /**
+     * What a host's file starts: {@code bypassing} names the enabled entries that do not run mcpx;
+     * {@code mcpxConfigs} the config each mcpx entry serves, by entry name, when it names one with -c.
+     */
+    public record Found(List<String> bypassing, Map<String, Path> mcpxConfigs) {
+    }
+
+    /** What {@code file} starts; nothing when the file is absent. */
+    public static Found read(Host host, Path file) {
         String text;
         try {
             text = Files.readString(file);
         } catch (NoSuchFileException e) {
-            return List.of();
+            return new Found(List.of(), Map.of());
         } catch (IOException e) {
             throw new ConfigException(file, null, "cannot be read: " + e.getMessage());
         }
@@ -36,14 +45,28 @@ public final class HostServers {
             throw new ConfigException(file, null, "is not valid JSON");
         }
         List<String> names = new ArrayList<>();
+        Map<String, Path> configs = new LinkedHashMap<>();
         if (root.get(host.serversKey()) instanceof ObjectNode servers) {
             for (Map.Entry<String, JsonNode> entry : servers.properties()) {
-                if (!runsMcpx(entry.getValue()) && !entry.getValue().path("disabled").asBoolean(false)) {
+                if (runsMcpx(entry.getValue())) {
+                    configOption(entry.getValue()).ifPresent(config -> configs.put(entry.getKey(), config));
+                } else if (!entry.getValue().path("disabled").asBoolean(false)) {
                     names.add(entry.getKey());
                 }
             }
         }
-        return names;
+        return new Found(names, configs);
+    }
+
+    private static Optional<Path> configOption(JsonNode entry) {
+        JsonNode args = entry.path("args");
+        for (int i = 0; i + 1 < args.size(); i++) {
+            String arg = args.get(i).asString("");
+            if (arg.equals("-c") || arg.equals("--config")) {
+                return Optional.of(Path.of(args.get(i + 1).asString("")));
+            }
+        }
+        return Optional.empty();
     }
 
     private static boolean runsMcpx(JsonNode entry) {

@@ -61,6 +61,9 @@ class DoctorCommandTest {
         Files.createDirectories(cursor.getParent());
         Files.writeString(cursor, "{\"mcpServers\": {\"mcpx\": {\"command\": \"/opt/mcpx/bin/mcpx\", \"args\": [\"serve\"]},"
                 + " \"playwright\": {\"command\": \"npx\", \"args\": [\"@playwright/mcp@latest\"]}}}");
+        Path windsurf = home.resolve(".codeium/windsurf/mcp_config.json");
+        Files.createDirectories(windsurf.getParent());
+        Files.writeString(windsurf, "{\"mcpServers\": {\"gateway\": {\"command\": \"mcpx\", \"args\": [\"serve\", \"-c\", \"/elsewhere/mcpx.json\"]}}}");
 
         Run run = doctor(config(true));
 
@@ -71,12 +74,19 @@ class DoctorCommandTest {
                 .contains("fix: broken (stdio) cannot be reached")
                 .contains("host      cursor (" + cursor + "): starts playwright itself")
                 .contains("fix: Cursor starts playwright without mcpx; run `mcpx setup cursor` to move them")
+                .contains("fix: Windsurf's \"gateway\" serves /elsewhere/mcpx.json, not " + home.resolve("mcpx.json"))
                 .doesNotContain("good cannot be reached");
     }
 
     @Test
     void aWorkingSetupHasNothingToFix() throws Exception {
-        Run run = doctor(config(false));
+        Path config = config(false);
+        Path desktop = home.resolve(".config/Claude/claude_desktop_config.json");
+        Files.createDirectories(desktop.getParent());
+        Files.writeString(desktop, "{\"mcpServers\": {\"mcpx\": {\"command\": \"/opt/mcpx/bin/mcpx\", \"args\": [\"serve\", \"-c\", \""
+                + config + "\"]}, \"off\": {\"command\": \"uvx\", \"args\": [\"x\"], \"disabled\": true}}}");
+
+        Run run = doctor(config);
 
         assertThat(run.exitCode()).as(run.out()).isEqualTo(0);
         assertThat(run.out()).contains("upstream  good: ok").contains("nothing to fix").doesNotContain("fix:");
