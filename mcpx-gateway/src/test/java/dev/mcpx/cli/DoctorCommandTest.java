@@ -68,7 +68,7 @@ class DoctorCommandTest {
         Run run = doctor(config(true));
 
         assertThat(run.exitCode()).as(run.out()).isEqualTo(1);
-        assertThat(run.out()).containsPattern("upstream  good: ok, stdio, (legacy|modern) \\S+, .* 10 tools")
+        assertThat(run.out()).containsPattern("upstream  good: ok, stdio, (legacy|modern) \\S+, stdio-fake \\S+, \\d+ tools")
                 .contains("upstream  broken: unreachable")
                 .contains("upstream  resting: disabled")
                 .contains("fix: broken (stdio) cannot be reached")
