@@ -1,0 +1,104 @@
+package dev.mcpx.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mcpx.gateway.TestGateways;
+import dev.mcpx.protocol.Json;
+import dev.mcpx.testkit.stdio.StdioFakeServer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code mcpx doctor} as a child process whose HOME is a temp directory, so the hosts it reads are the test's. */
+class DoctorCommandTest {
+
+    @TempDir
+    Path home;
+
+    private record Run(int exitCode, String out) {
+    }
+
+    private Path config(boolean withBroken) throws IOException {
+        ObjectNode root = Json.object();
+        ObjectNode servers = root.putObject("mcpServers");
+        List<String> fake = StdioFakeServer.command();
+        ObjectNode good = servers.putObject("good").put("command", fake.getFirst());
+        ArrayNode args = good.putArray("args");
+        fake.subList(1, fake.size()).forEach(args::add);
+        if (withBroken) {
+            servers.putObject("broken").put("command", home.resolve("no-such-server").toString());
+        }
+        servers.putObject("resting").put("url", "http://127.0.0.1:1/mcp").put("enabled", false);
+        Path file = home.resolve("mcpx.json");
+        Files.writeString(file, Json.write(root));
+        return file;
+    }
+
+    private Run doctor(Path config) throws Exception {
+        List<String> command = new ArrayList<>(List.of(TestGateways.java(), "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), "dev.mcpx.cli.Main", "doctor", "-c", config.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().keySet().removeAll(List.of("MCPX_CONFIG", "XDG_CONFIG_HOME", "APPDATA", "USERPROFILE"));
+        builder.environment().put("HOME", home.toString());
+        Process process = builder.start();
+        process.getOutputStream().close();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        return new Run(process.exitValue(), out);
+    }
+
+    @Test
+    void aBrokenUpstreamAndAHostBypassingMcpxAreReportedWithWhatToFix() throws Exception {
+        Path cursor = home.resolve(".cursor/mcp.json");
+        Files.createDirectories(cursor.getParent());
+        Files.writeString(cursor, "{\"mcpServers\": {\"mcpx\": {\"command\": \"/opt/mcpx/bin/mcpx\", \"args\": [\"serve\"]},"
+                + " \"playwright\": {\"command\": \"npx\", \"args\": [\"@playwright/mcp@latest\"]}}}");
+        Path windsurf = home.resolve(".codeium/windsurf/mcp_config.json");
+        Files.createDirectories(windsurf.getParent());
+        Files.writeString(windsurf, "{\"mcpServers\": {\"gateway\": {\"command\": \"mcpx\", \"args\": [\"serve\", \"-c\", \"/elsewhere/mcpx.json\"]}}}");
+
+        Run run = doctor(config(true));
+
+        assertThat(run.exitCode()).as(run.out()).isEqualTo(1);
+        assertThat(run.out()).containsPattern("upstream  good: ok, stdio, (legacy|modern) \\S+, stdio-fake \\S+, \\d+ tools")
+                .contains("upstream  broken: unreachable")
+                .contains("upstream  resting: disabled")
+                .contains("fix: broken (stdio) cannot be reached")
+                .contains("host      cursor (" + cursor + "): starts playwright itself")
+                .contains("fix: Cursor starts playwright without mcpx; run `mcpx setup cursor` to move them")
+                .contains("fix: Windsurf's \"gateway\" serves /elsewhere/mcpx.json, not " + home.resolve("mcpx.json"))
+                .doesNotContain("good cannot be reached");
+    }
+
+    @Test
+    void aWorkingSetupHasNothingToFix() throws Exception {
+        Path config = config(false);
+        Path desktop = home.resolve(".config/Claude/claude_desktop_config.json");
+        Files.createDirectories(desktop.getParent());
+        Files.writeString(desktop, "{\"mcpServers\": {\"mcpx\": {\"command\": \"/opt/mcpx/bin/mcpx\", \"args\": [\"serve\", \"-c\", \""
+                + config + "\"]}, \"off\": {\"command\": \"uvx\", \"args\": [\"x\"], \"disabled\": true}}}");
+
+        Run run = doctor(config);
+
+        assertThat(run.exitCode()).as(run.out()).isEqualTo(0);
+        assertThat(run.out()).contains("upstream  good: ok").contains("nothing to fix").doesNotContain("fix:");
+    }
+
+    @Test
+    void aConfigThatDoesNotLoadExitsTwoNamingIt() throws Exception {
+        Path bad = Files.writeString(home.resolve("bad.json"), "{\"mcpServers\": {\"x\": {}}}");
+
+        Run run = doctor(bad);
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.out()).contains(bad.toString()).contains("mcpServers.x");
+    }
+}
