@@ -214,6 +214,15 @@ class StdioClientTest {
         assertThat(text(client.callTool("echo", Json.object().put("text", "on"), RequestOptions.defaults()))).isEqualTo("Echo: on");
     }
 
+    @Test
+    void theFakeCountsWhatItIsAskedForButDidNotDeclare() {
+        // the control for the gateway's StdioFrontTest#theGatewayAsksAnUpstreamOnlyForWhatItDeclared:
+        // the library sends what its caller asks for, and the fake counts it
+        connect("--era", "legacy");
+        assertThatThrownBy(client::listPrompts).hasMessageContaining("Method not found");
+        assertThat(stdin().path("undeclared").asLong()).isEqualTo(1);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"legacy", "modern"})
     void aCancellationIsANotificationNamingOnlyTheRequestStillUnderWay(String era) throws Exception {

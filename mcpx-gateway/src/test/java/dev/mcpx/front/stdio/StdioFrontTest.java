@@ -240,6 +240,26 @@ class StdioFrontTest {
         assertThat(host.nextNotification(Duration.ZERO)).isNull();
     }
 
+    @Test
+    void theGatewayAsksAnUpstreamOnlyForWhatItDeclared() throws Exception {
+        // the fakes declare tools only: no resources, prompts, completions or logging
+        initialize();
+        for (String method : List.of("resources/list", "resources/templates/list", "prompts/list")) {
+            host.request(method, null);
+        }
+        host.request("resources/subscribe", Json.object().put("uri", "fake://note"));
+        host.request("logging/setLevel", Json.object().put("level", "debug"));
+        ObjectNode complete = Json.object();
+        complete.putObject("ref").put("type", "ref/prompt").put("name", "fake__greet");
+        complete.putObject("argument").put("name", "n").put("value", "a");
+        host.request("completion/complete", complete);
+        assertThat(host.request("tools/list", null).path("result").path("tools").size()).isPositive();
+        for (String stdin : List.of("fake__stdin", "m__stdin")) {
+            JsonNode seen = Json.parse(text(host.request("tools/call", call(stdin, Json.object()))));
+            assertThat(seen.path("undeclared").asLong()).as(stdin + " " + seen).isZero();
+        }
+    }
+
     private long requestsToFake() {
         return gateway.status().stream().filter(s -> s.name().equals("fake")).findFirst().orElseThrow().requests();
     }

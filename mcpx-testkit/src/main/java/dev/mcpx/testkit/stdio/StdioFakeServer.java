@@ -40,7 +40,8 @@ import tools.jackson.databind.node.ObjectNode;
  * or, modern, on every {@code subscriptions/listen} that asked for {@code toolsListChanged}),
  * {@code ping_client} (sends the client a {@code ping} request), {@code stdin} (what the client
  * wrote: {@code invalid} lines that are not one JSON-RPC 2.0 message, {@code responses}, and the
- * cancellations that named a request still unanswered, {@code cancelledUnanswered}, or not, {@code cancelledOther}).
+ * cancellations that named a request still unanswered, {@code cancelledUnanswered}, or not, {@code cancelledOther},
+ * and the requests for a capability this server did not declare, {@code undeclared}).
  *
  * <p>Chaos, for soak tests: {@code --ledger FILE} appends one line with the tool's name to FILE
  * for every tools/call executed, so executions can be counted across restarts and SIGKILLs.
@@ -73,6 +74,7 @@ public final class StdioFakeServer {
     private final java.util.Set<JsonNode> unanswered = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicLong cancelledUnanswered = new AtomicLong();
     private final AtomicLong cancelledOther = new AtomicLong();
+    private final AtomicLong undeclared = new AtomicLong();
     private final java.util.List<String> addedTools = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Modern: the ids of the open {@code subscriptions/listen} that asked for tool list changes. */
     private final java.util.Set<JsonNode> toolListeners = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -130,6 +132,14 @@ public final class StdioFakeServer {
         System.exit(0);
     }
 
+    /** Whether a client method belongs to what this server declared: tools always, resources with --resources. */
+    private boolean declares(String method) {
+        if (method.startsWith("resources/")) {
+            return offersResources;
+        }
+        return !(method.startsWith("prompts/") || method.startsWith("completion/") || method.startsWith("logging/"));
+    }
+
     private static boolean asksToGoDeaf(String line) {
         try {
             return JSON.readTree(line).path("params").path("arguments").path("chaos").asString("").equals("deaf");
@@ -154,6 +164,8 @@ public final class StdioFakeServer {
             invalidLines.incrementAndGet();
         } else if (response) {
             responsesReceived.incrementAndGet();
+        } else if (!declares(method)) {
+            undeclared.incrementAndGet();
         }
         if (id == null && method.equals("notifications/cancelled")) {
             // a listen's cancellation ends it; it is no call the cancellations tool counts
@@ -379,7 +391,8 @@ public final class StdioFakeServer {
             }
             case "stdin" -> text(JSON.writeValueAsString(NODES.objectNode()
                     .put("invalid", invalidLines.get()).put("responses", responsesReceived.get())
-                    .put("cancelledUnanswered", cancelledUnanswered.get()).put("cancelledOther", cancelledOther.get())));
+                    .put("cancelledUnanswered", cancelledUnanswered.get()).put("cancelledOther", cancelledOther.get())
+                    .put("undeclared", undeclared.get())));
             case "fail" -> {
                 ObjectNode failed = text("it failed: " + args.path("why").asString("no reason"));
                 failed.put("isError", true);
