@@ -282,4 +282,26 @@ class HttpFrontAnswersTest {
         offered.path("result").path("tools").forEach(tool -> tool.path("inputSchema").path("properties").forEach(property ->
                 assertThat(property.path("x-mcp-header").asString("Unset")).isNotEmpty()));
     }
+
+    @Test
+    void aListenStreamTheFrontTearsDownEndsWithACancellationNamingIt() throws Exception {
+        HttpFront closing = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
+        HttpHost host = HttpHost.modern(closing.mcpUri());
+        ObjectNode listen = modernBody(0, "subscriptions/listen", "2026-07-28");
+        listen.put("id", "listen-1");
+        ((ObjectNode) listen.get("params")).putObject("notifications").put("toolsListChanged", true);
+        java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.util.concurrent.CompletableFuture<Void> ended = host.client()
+                .sendAsync(host.builder(listen, "subscriptions/listen").build(), HttpResponse.BodyHandlers.ofLines())
+                .thenAccept(response -> response.body().forEach(lines::add));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
+                .until(() -> lines.stream().anyMatch(line -> line.contains("notifications/subscriptions/acknowledged")));
+
+        closing.close();
+        ended.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        List<JsonNode> cancellations = lines.stream().filter(line -> line.startsWith("data:") && line.contains("notifications/cancelled"))
+                .map(line -> Json.parse(line.substring(5).trim())).toList();
+        assertThat(cancellations).singleElement()
+                .satisfies(c -> assertThat(c.path("params").path("requestId").asString()).isEqualTo("listen-1"));
+    }
 }
