@@ -41,7 +41,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code ping_client} (sends the client a {@code ping} request), {@code stdin} (what the client
  * wrote: {@code invalid} lines that are not one JSON-RPC 2.0 message, {@code responses}, and the
  * cancellations that named a request still unanswered, {@code cancelledUnanswered}, or not, {@code cancelledOther},
- * and the requests for a capability this server did not declare, {@code undeclared}).
+ * the requests for a capability this server did not declare, {@code undeclared}, and the open
+ * {@code subscriptions/listen} for tool changes, {@code listens}).
  *
  * <p>Chaos, for soak tests: {@code --ledger FILE} appends one line with the tool's name to FILE
  * for every tools/call executed, so executions can be counted across restarts and SIGKILLs.
@@ -392,7 +393,7 @@ public final class StdioFakeServer {
             case "stdin" -> text(JSON.writeValueAsString(NODES.objectNode()
                     .put("invalid", invalidLines.get()).put("responses", responsesReceived.get())
                     .put("cancelledUnanswered", cancelledUnanswered.get()).put("cancelledOther", cancelledOther.get())
-                    .put("undeclared", undeclared.get())));
+                    .put("undeclared", undeclared.get()).put("listens", toolListeners.size())));
             case "fail" -> {
                 ObjectNode failed = text("it failed: " + args.path("why").asString("no reason"));
                 failed.put("isError", true);
