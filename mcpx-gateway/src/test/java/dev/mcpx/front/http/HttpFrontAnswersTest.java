@@ -304,4 +304,42 @@ class HttpFrontAnswersTest {
         assertThat(cancellations).singleElement()
                 .satisfies(c -> assertThat(c.path("params").path("requestId").asString()).isEqualTo("listen-1"));
     }
+
+    @Test
+    void aModernCallWhoseStreamTheHostClosedGetsNoFurtherMessages() throws Exception {
+        HttpHost host = HttpHost.modern(front.mcpUri());
+        ObjectNode listen = modernBody(0, "subscriptions/listen", "2026-07-28");
+        listen.put("id", "listen-2");
+        ((ObjectNode) listen.get("params")).putObject("notifications").put("toolsListChanged", true);
+        java.util.concurrent.BlockingQueue<String> listened = new java.util.concurrent.LinkedBlockingQueue<>();
+        host.client().sendAsync(host.builder(listen, "subscriptions/listen").build(), HttpResponse.BodyHandlers.ofLines())
+                .thenAccept(response -> response.body().forEach(listened::add));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
+                .until(() -> listened.stream().anyMatch(line -> line.contains("notifications/subscriptions/acknowledged")));
+
+        long cancelledBefore = Long.parseLong(host.call("fake__cancellations", Json.object()).text());
+        long callsBefore = Long.parseLong(host.call("fake__calls", Json.object()).text());
+        // the fake answers its sleep after 3 s, cancelled or not
+        ObjectNode body = modernBody(0, "tools/call", "2026-07-28");
+        body.put("id", "doomed-7");
+        ((ObjectNode) body.get("params")).put("name", "fake__sleep").putObject("arguments").put("ms", 3_000);
+        byte[] payload = Json.write(body).getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = new Socket("127.0.0.1", front.port())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"
+                    + "Mcp-Method: tools/call\r\nMcp-Name: fake__sleep\r\nContent-Length: " + payload.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(payload);
+            out.flush();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() ->
+                    Long.parseLong(host.call("fake__calls", Json.object()).text()) >= callsBefore + 2);
+        }
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
+                Long.parseLong(host.call("fake__cancellations", Json.object()).text()) > cancelledBefore);
+
+        // past the fake's late answer, nothing about the call reaches the host on the stream it still has open
+        org.awaitility.Awaitility.await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(8))
+                .until(() -> listened.stream().noneMatch(line -> line.contains("doomed-7") || line.contains("slept")));
+    }
 }
