@@ -115,6 +115,10 @@ final class Inbound {
                     completeOrDrop(error.id(), message);
                 }
             }
+            // 2026-07-28 servers ask through results (MRTR); a modern client writes no responses (stdio.md)
+            case Request request when link.era() == Era.MODERN ->
+                    log.warn("{}: dropped a {} request from a 2026-07-28 server, which a modern client does not answer",
+                            name, request.method());
             case Request request -> {
                 ServerRequestHandler handler = handlerFor(relatedTo);
                 Thread.ofVirtual().name("mcpx-server-request").start(() -> answer(request, handler));

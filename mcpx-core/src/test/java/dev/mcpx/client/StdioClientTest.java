@@ -21,6 +21,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -171,6 +173,93 @@ class StdioClientTest {
             }
         }
         assertThat(client.pendingCount()).isZero();
+    }
+
+    /** What the fake read on its stdin: lines that were no JSON-RPC message, responses, cancellations. */
+    private JsonNode stdin() {
+        return Json.parse(text(client.callTool("stdin", Json.object(), RequestOptions.defaults())));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"legacy", "modern"})
+    void everyLineTheClientWritesIsOneJsonRpcMessage(String era) throws Exception {
+        connect("--era", era);
+        String text = "two\nlines\r\nand ünïcödé ✓ 😀";
+        assertThat(text(client.callTool("echo", Json.object().put("text", text), RequestOptions.defaults()))).isEqualTo("Echo: " + text);
+        client.callTool("progress", Json.object().put("steps", 2), RequestOptions.defaults().withProgress(p -> { }));
+        Cancellation cancellation = new Cancellation();
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<JsonNode> call = threads.submit(() -> client.callTool("sleep", Json.object().put("ms", 10_000),
+                    RequestOptions.defaults().withCancellation(cancellation)));
+            await().until(() -> client.pendingCount() == 1);
+            cancellation.cancel("enough");
+            assertThatThrownBy(call::get).cause().isInstanceOf(RequestCancelledException.class);
+        }
+        client.listTools();
+        assertThat(stdin().path("invalid").asLong()).isZero();
+    }
+
+    @Test
+    void aLegacyClientAnswersTheServersRequest() {
+        connect("--era", "legacy");
+        client.callTool("ping_client", Json.object(), RequestOptions.defaults());
+        await().atMost(Duration.ofSeconds(10)).until(() -> stdin().path("responses").asLong() == 1);
+    }
+
+    @Test
+    void aModernClientWritesNoResponsesEvenToARequestFromTheServer() {
+        connect("--era", "modern");
+        client.callTool("ping_client", Json.object(), RequestOptions.defaults());
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> stdin().path("responses").asLong() == 0);
+        assertThat(text(client.callTool("echo", Json.object().put("text", "on"), RequestOptions.defaults()))).isEqualTo("Echo: on");
+    }
+
+    @Test
+    void theFakeCountsWhatItIsAskedForButDidNotDeclare() {
+        // the control for the gateway's StdioFrontTest#theGatewayAsksAnUpstreamOnlyForWhatItDeclared:
+        // the library sends what its caller asks for, and the fake counts it
+        connect("--era", "legacy");
+        assertThatThrownBy(client::listPrompts).hasMessageContaining("Method not found");
+        assertThat(stdin().path("undeclared").asLong()).isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"legacy", "modern"})
+    void aCancellationIsANotificationNamingOnlyTheRequestStillUnderWay(String era) throws Exception {
+        connect("--era", era);
+        Cancellation finished = new Cancellation();
+        client.callTool("echo", Json.object().put("text", "done"), RequestOptions.defaults().withCancellation(finished));
+        // cancelling a call that was already answered sends nothing
+        finished.cancel("too late");
+        Cancellation cancellation = new Cancellation();
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<JsonNode> call = threads.submit(() -> client.callTool("sleep", Json.object().put("ms", 10_000),
+                    RequestOptions.defaults().withCancellation(cancellation)));
+            await().until(() -> client.pendingCount() == 1);
+            cancellation.cancel("user");
+            assertThatThrownBy(call::get).cause().isInstanceOf(RequestCancelledException.class);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> stdin().path("cancelledUnanswered").asLong() == 1);
+        assertThat(stdin().path("cancelledOther").asLong()).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"legacy", "modern"})
+    void aResponseThatArrivesAfterItsCancellationIsDroppedQuietly(String era) throws Exception {
+        connect("--era", era);
+        Cancellation cancellation = new Cancellation();
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            // the fake answers its sleep whether cancelled or not: that answer comes after the cancellation
+            Future<JsonNode> call = threads.submit(() -> client.callTool("sleep", Json.object().put("ms", 1_000),
+                    RequestOptions.defaults().withCancellation(cancellation)));
+            await().until(() -> client.pendingCount() == 1);
+            cancellation.cancel("user");
+            assertThatThrownBy(call::get).cause().isInstanceOf(RequestCancelledException.class);
+        }
+        // a longer sleep, started after the first, is answered after the late answer came in
+        assertThat(text(client.callTool("sleep", Json.object().put("ms", 1_500), RequestOptions.defaults()))).isEqualTo("slept");
+        assertThat(client.pendingCount()).isZero();
+        assertThat(text(client.callTool("echo", Json.object().put("text", "after"), RequestOptions.defaults()))).isEqualTo("Echo: after");
     }
 
     @Test

@@ -119,6 +119,10 @@ class EverythingGatewayTest {
                             .contains("\"stdio__echo\"").contains("\"http__echo\""));
             assertThat(text(host.request("tools/call", call("http__echo", "a")))).contains("Echo: a");
             assertThat(text(host.request("tools/call", call("stdio__echo", "b")))).contains("Echo: b");
+            ObjectNode modern = call("stdio__echo", "modern");
+            modern.putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+                    .putObject("io.modelcontextprotocol/clientCapabilities");
+            assertThat(text(host.request("tools/call", modern))).contains("Echo: modern");
 
             httpUpstream.restart();
             JsonNode afterRestart = host.request("tools/call", call("http__echo", "c"));
@@ -136,6 +140,8 @@ class EverythingGatewayTest {
             host.close();
             assertThat(serve.process().waitFor(20, TimeUnit.SECONDS)).as("serve exits when the host closes stdin").isTrue();
             assertThat(serve.process().exitValue()).isZero();
+            // through restarts, a killed child and shutdown, stdout carried nothing but MCP messages
+            assertThat(host.linesThatWereNotMcp(Duration.ofSeconds(10))).isEmpty();
         }
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(children).noneMatch(ProcessHandle::isAlive));

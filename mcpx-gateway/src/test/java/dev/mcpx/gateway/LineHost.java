@@ -8,10 +8,12 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,6 +27,9 @@ public final class LineHost implements AutoCloseable {
     private final Map<String, CompletableFuture<JsonNode>> replies = new ConcurrentHashMap<>();
     private final BlockingQueue<JsonNode> notifications = new LinkedBlockingQueue<>();
     private final AtomicLong ids = new AtomicLong();
+    /** Every line read that is not one JSON-RPC 2.0 message; the reader goes on past them. */
+    private final List<String> notMcp = new CopyOnWriteArrayList<>();
+    private final CompletableFuture<Void> ended = new CompletableFuture<>();
 
     public LineHost(InputStream fromGateway, OutputStream toGateway) {
         this.toGateway = toGateway;
@@ -34,7 +39,19 @@ public final class LineHost implements AutoCloseable {
     private void read(InputStream fromGateway) {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(fromGateway, StandardCharsets.UTF_8))) {
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                JsonNode message = Json.parse(line);
+                JsonNode message;
+                try {
+                    message = Json.parse(line);
+                } catch (RuntimeException e) {
+                    notMcp.add(line);
+                    continue;
+                }
+                boolean response = message.has("id") && !message.has("method") && (message.has("result") || message.has("error"));
+                if (!message.isObject() || !message.path("jsonrpc").asString("").equals("2.0")
+                        || !(response || message.path("method").isString())) {
+                    notMcp.add(line);
+                    continue;
+                }
                 if (message.has("id") && !message.has("method")) {
                     replies.computeIfAbsent(message.get("id").toString(), k -> new CompletableFuture<>()).complete(message);
                 } else {
@@ -43,7 +60,15 @@ public final class LineHost implements AutoCloseable {
             }
         } catch (IOException e) {
             replies.values().forEach(reply -> reply.completeExceptionally(e));
+        } finally {
+            ended.complete(null);
         }
+    }
+
+    /** Waits until the gateway closed its output, then returns the lines that were not JSON-RPC messages. */
+    public List<String> linesThatWereNotMcp(Duration max) throws Exception {
+        ended.get(max.toMillis(), TimeUnit.MILLISECONDS);
+        return List.copyOf(notMcp);
     }
 
     /** Sends a request and returns its id (as JSON text) without waiting. */

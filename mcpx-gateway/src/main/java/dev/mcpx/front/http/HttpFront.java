@@ -5,6 +5,7 @@ import dev.mcpx.front.SubscriptionFlags;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcMessage.Notification;
+import dev.mcpx.protocol.Methods;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
@@ -154,7 +155,12 @@ public final class HttpFront implements AutoCloseable {
         unsubscribe.run();
         sweeper.interrupt();
         sessions.all().forEach(LegacySession::end);
-        listeners.all().forEach(listener -> listener.stream().finish());
+        // tearing a listen down is the one thing a server cancels, and it must say so (cancellation.md)
+        listeners.all().forEach(listener -> {
+            listener.stream().send(new Notification(Methods.CANCELLED, Json.object()
+                    .<ObjectNode>set("requestId", listener.id().toJson()).put("reason", "mcpx is shutting down")));
+            listener.stream().finish();
+        });
         try {
             server.stop();
         } catch (Exception e) {

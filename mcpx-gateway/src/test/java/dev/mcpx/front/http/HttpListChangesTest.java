@@ -131,6 +131,35 @@ class HttpListChangesTest {
         assertThat(legacy.call("py__fresh", Json.object()).text()).isEqualTo("ran fresh");
     }
 
+    /** 2026-07-28 stdio: a re-established connection must send subscriptions/listen again (subscriptions.md). */
+    @Test
+    void aRestartedModernStdioUpstreamIsListenedToAgain() throws Exception {
+        gateway = Gateway.start(TestGateways.config(TestGateways.fake("py", "--era", "modern")), TestGateways.settings(), Map.of());
+        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
+        HttpHost legacy = HttpHost.legacy(front.mcpUri());
+        legacy.initialize();
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(Json.parse(legacy.call("py__stdin", Json.object()).text()).path("listens").asInt()).isEqualTo(1));
+
+        assertThat(legacy.call("py__die", Json.object().put("code", 9)).errorCode()).isEqualTo(-32000);
+        // the new child hears a listen again, without the host doing anything
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(gateway.status().get(0).restarts()).isGreaterThanOrEqualTo(1);
+            assertThat(Json.parse(legacy.call("py__stdin", Json.object()).text()).path("listens").asInt()).isEqualTo(1);
+        });
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        legacy.client().sendAsync(HttpRequest.newBuilder(front.mcpUri()).header("Accept", "text/event-stream")
+                .header("Mcp-Session-Id", legacy.sessionId()).GET().build(), HttpResponse.BodyHandlers.ofLines())
+                .thenAcceptAsync(response -> response.body().forEach(lines::add), ON_VIRTUAL_THREAD);
+        awaitLine(lines, "id:");
+        lines.clear();
+
+        assertThat(legacy.call("py__add_tool", Json.object().put("name", "reborn")).text()).isEqualTo("added");
+        assertThat(awaitLine(lines, "notifications/tools/list_changed")).isNotNull();
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(legacy.request("tools/list", null).reply().toString()).contains("py__reborn"));
+    }
+
     private static String awaitLine(BlockingQueue<String> lines, String containing) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (System.nanoTime() < deadline) {

@@ -1,6 +1,7 @@
 package dev.mcpx.front.stdio;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.mcpx.config.UpstreamConfig;
@@ -186,6 +187,77 @@ class StdioFrontTest {
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(text(host.request("tools/call", call("fake__cancellations", Json.object())))).isNotEqualTo("0"));
+    }
+
+    private static ObjectNode modern(ObjectNode params) {
+        params.putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+                .putObject("io.modelcontextprotocol/clientCapabilities");
+        return params;
+    }
+
+    @Test
+    void textWithLineBreaksAndNonAsciiCrossesTheFrontAsOneUtf8LinePerMessage() throws Exception {
+        // LineHost reads the front's output as UTF-8 lines: a raw line break would split a reply
+        // into lines that do not parse, and another charset would garble the text
+        String text = "line one\nline two\r\ncafé ✓ 日本語 😀";
+        initialize();
+        assertThat(text(host.request("tools/call", call("fake__echo", Json.object().put("text", text)))))
+                .isEqualTo("Echo: " + text);
+        assertThat(text(host.request("tools/call", modern(call("fake__echo", Json.object().put("text", text))))))
+                .isEqualTo("Echo: " + text);
+    }
+
+    @Test
+    void aCancellationThatCrossesItsCallsAnswerIsIgnoredQuietly() throws Exception {
+        initialize();
+        String cancelledBefore = text(host.request("tools/call", call("fake__cancellations", Json.object())));
+        String legacyId = host.send("tools/call", call("fake__echo", Json.object().put("text", "done")));
+        assertThat(text(host.reply(legacyId, Duration.ofSeconds(30)))).isEqualTo("Echo: done");
+        host.notify("notifications/cancelled", Json.object().put("requestId", Long.parseLong(legacyId)).put("reason", "late"));
+        String modernId = host.send("tools/call", modern(call("fake__echo", Json.object().put("text", "done"))));
+        assertThat(text(host.reply(modernId, Duration.ofSeconds(30)))).isEqualTo("Echo: done");
+        host.notify("notifications/cancelled", Json.object().put("requestId", Long.parseLong(modernId)));
+        host.notify("notifications/cancelled", Json.object().put("requestId", 999_999));
+
+        // the front answers nothing to the stale cancellations, passes none upstream, and goes on serving
+        assertThat(host.nextNotification(Duration.ofMillis(500))).isNull();
+        assertThat(text(host.request("tools/call", call("fake__echo", Json.object().put("text", "still here")))))
+                .isEqualTo("Echo: still here");
+        assertThat(text(host.request("tools/call", call("fake__cancellations", Json.object())))).isEqualTo(cancelledBefore);
+    }
+
+    @Test
+    void aModernHostsCancelledCallGetsNoFurtherMessages() throws Exception {
+        long sentBefore = requestsToFake();
+        // the fake answers its sleep after 3 s whether cancelled or not: the front must drop that answer
+        String id = host.send("tools/call", modern(call("fake__sleep", Json.object().put("ms", 3_000))));
+        await().atMost(Duration.ofSeconds(20)).until(() -> requestsToFake() > sentBefore);
+        host.notify("notifications/cancelled", Json.object().put("requestId", Long.parseLong(id)).put("reason", "user"));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(text(host.request("tools/call", call("fake__cancellations", Json.object())))).isNotEqualTo("0"));
+
+        assertThatThrownBy(() -> host.reply(id, Duration.ofSeconds(5))).isInstanceOf(java.util.concurrent.TimeoutException.class);
+        assertThat(host.nextNotification(Duration.ZERO)).isNull();
+    }
+
+    @Test
+    void theGatewayAsksAnUpstreamOnlyForWhatItDeclared() throws Exception {
+        // the fakes declare tools only: no resources, prompts, completions or logging
+        initialize();
+        for (String method : List.of("resources/list", "resources/templates/list", "prompts/list")) {
+            host.request(method, null);
+        }
+        host.request("resources/subscribe", Json.object().put("uri", "fake://note"));
+        host.request("logging/setLevel", Json.object().put("level", "debug"));
+        ObjectNode complete = Json.object();
+        complete.putObject("ref").put("type", "ref/prompt").put("name", "fake__greet");
+        complete.putObject("argument").put("name", "n").put("value", "a");
+        host.request("completion/complete", complete);
+        assertThat(host.request("tools/list", null).path("result").path("tools").size()).isPositive();
+        for (String stdin : List.of("fake__stdin", "m__stdin")) {
+            JsonNode seen = Json.parse(text(host.request("tools/call", call(stdin, Json.object()))));
+            assertThat(seen.path("undeclared").asLong()).as(stdin + " " + seen).isZero();
+        }
     }
 
     private long requestsToFake() {

@@ -42,7 +42,12 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code notifications/cancelled} this process has received), {@code fail} {why} (a tool result
  * with {@code isError: true} and an unknown field {@code x-extra}), {@code add_tool} {name} (lists
  * one more tool, and says so as a legacy server does, with {@code notifications/tools/list_changed},
- * or, modern, on every {@code subscriptions/listen} that asked for {@code toolsListChanged}).
+ * or, modern, on every {@code subscriptions/listen} that asked for {@code toolsListChanged}),
+ * {@code ping_client} (sends the client a {@code ping} request), {@code stdin} (what the client
+ * wrote: {@code invalid} lines that are not one JSON-RPC 2.0 message, {@code responses}, and the
+ * cancellations that named a request still unanswered, {@code cancelledUnanswered}, or not, {@code cancelledOther},
+ * the requests for a capability this server did not declare, {@code undeclared}, and the open
+ * {@code subscriptions/listen} for tool changes, {@code listens}).
  *
  * <p>Chaos, for soak tests: {@code --ledger FILE} appends one line with the tool's name to FILE
  * for every tools/call executed, so executions can be counted across restarts and SIGKILLs.
@@ -70,6 +75,14 @@ public final class StdioFakeServer {
     private final AtomicLong toolCalls = new AtomicLong();
     private final AtomicLong cancellations = new AtomicLong();
     private final AtomicLong unknownIds = new AtomicLong();
+    private final AtomicLong invalidLines = new AtomicLong();
+    private final AtomicLong responsesReceived = new AtomicLong();
+    private final AtomicLong clientPings = new AtomicLong();
+    /** The ids of the client's requests this process has not answered yet, and the cancellations that named one or not. */
+    private final java.util.Set<JsonNode> unanswered = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final AtomicLong cancelledUnanswered = new AtomicLong();
+    private final AtomicLong cancelledOther = new AtomicLong();
+    private final AtomicLong undeclared = new AtomicLong();
     private final java.util.List<String> addedTools = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Modern: the ids of the open {@code subscriptions/listen} that asked for tool list changes. */
     private final java.util.Set<JsonNode> toolListeners = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -152,6 +165,14 @@ public final class StdioFakeServer {
         }
     }
 
+    /** Whether a client method belongs to what this server declared: tools always, resources with --resources. */
+    private boolean declares(String method) {
+        if (method.startsWith("resources/")) {
+            return offersResources;
+        }
+        return !(method.startsWith("prompts/") || method.startsWith("completion/") || method.startsWith("logging/"));
+    }
+
     private static boolean asksToGoDeaf(String line) {
         try {
             return JSON.readTree(line).path("params").path("arguments").path("chaos").asString("").equals("deaf");
@@ -165,21 +186,33 @@ public final class StdioFakeServer {
         try {
             message = JSON.readTree(line);
         } catch (RuntimeException e) {
+            invalidLines.incrementAndGet();
             write(error(NODES.nullNode(), -32700, "parse error"));
             return;
         }
         JsonNode id = message.get("id");
         String method = message.path("method").asString("");
+        boolean response = id != null && message.get("method") == null && (message.has("result") || message.has("error"));
+        if (!message.isObject() || !message.path("jsonrpc").asString("").equals("2.0") || (method.isEmpty() && !response)) {
+            invalidLines.incrementAndGet();
+        } else if (response) {
+            responsesReceived.incrementAndGet();
+        } else if (!declares(method)) {
+            undeclared.incrementAndGet();
+        }
         if (id == null && method.equals("notifications/cancelled")) {
             // a listen's cancellation ends it; it is no call the cancellations tool counts
-            if (!toolListeners.remove(message.path("params").path("requestId"))) {
+            JsonNode cancelled = message.path("params").path("requestId");
+            if (!toolListeners.remove(cancelled)) {
                 cancellations.incrementAndGet();
+                (unanswered.contains(cancelled) ? cancelledUnanswered : cancelledOther).incrementAndGet();
             }
         }
         if (id == null || method.isEmpty()) {
             return;
         }
         ObjectNode params = message.get("params") instanceof ObjectNode p ? p : NODES.objectNode();
+        unanswered.add(id);
         try {
             JsonNode result = answer(method, params, id);
             if (result != null) {
@@ -198,6 +231,8 @@ public final class StdioFakeServer {
             }
         } catch (ToolError e) {
             write(error(id, e.code, e.getMessage()));
+        } finally {
+            unanswered.remove(id);
         }
     }
 
@@ -340,7 +375,7 @@ public final class StdioFakeServer {
         ObjectNode result = NODES.objectNode();
         ArrayNode tools = result.putArray("tools");
         List<String> names = new java.util.ArrayList<>(List.of("echo", "add", "sleep", "progress", "die", "huge", "calls",
-                "cancellations", "fail", "touch", "add_tool"));
+                "cancellations", "fail", "touch", "add_tool", "ping_client", "stdin"));
         names.addAll(addedTools);
         for (String name : names) {
             ObjectNode tool = tools.addObject().put("name", name).put("description", "fake " + name);
@@ -400,6 +435,15 @@ public final class StdioFakeServer {
                 yield text("added");
             }
             case "cancellations" -> text(Long.toString(cancellations.get()));
+            case "ping_client" -> {
+                write(NODES.objectNode().put("jsonrpc", "2.0").put("id", "fake-ping-" + clientPings.incrementAndGet())
+                        .put("method", "ping"));
+                yield text("pinged");
+            }
+            case "stdin" -> text(JSON.writeValueAsString(NODES.objectNode()
+                    .put("invalid", invalidLines.get()).put("responses", responsesReceived.get())
+                    .put("cancelledUnanswered", cancelledUnanswered.get()).put("cancelledOther", cancelledOther.get())
+                    .put("undeclared", undeclared.get()).put("listens", toolListeners.size())));
             case "fail" -> {
                 ObjectNode failed = text("it failed: " + args.path("why").asString("no reason"));
                 failed.put("isError", true);
