@@ -399,7 +399,14 @@ class LegacyHttpTransportTest {
         connect();
         handshake();
         upstream.stop();
-        assertThat(failureOf(new Request(nextId(), "ping", null))).isInstanceOf(UpstreamUnavailableException.class);
+        Throwable failure = failureOf(new Request(nextId(), "ping", null));
+        // a kept-alive connection the stopped server closed, before the client saw it close, gives no
+        // status line (the client resends a harmless request); a new connection finds nobody there
+        for (int stale = 0; failure instanceof StreamLostException && stale < 3; stale++) {
+            assertThat(failure).hasMessageContaining("before a status line");
+            failure = failureOf(new Request(nextId(), "ping", null));
+        }
+        assertThat(failure).isInstanceOf(UpstreamUnavailableException.class);
     }
 
     @Test
