@@ -227,6 +227,8 @@ class StdioClientTest {
     @ValueSource(strings = {"legacy", "modern"})
     void aCancellationIsANotificationNamingOnlyTheRequestStillUnderWay(String era) throws Exception {
         connect("--era", era);
+        // a loaded machine can make the era probe time out, and its cancellation counts too: count from here
+        JsonNode before = stdin();
         Cancellation finished = new Cancellation();
         client.callTool("echo", Json.object().put("text", "done"), RequestOptions.defaults().withCancellation(finished));
         // cancelling a call that was already answered sends nothing
@@ -239,8 +241,9 @@ class StdioClientTest {
             cancellation.cancel("user");
             assertThatThrownBy(call::get).cause().isInstanceOf(RequestCancelledException.class);
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> stdin().path("cancelledUnanswered").asLong() == 1);
-        assertThat(stdin().path("cancelledOther").asLong()).isZero();
+        long unansweredBefore = before.path("cancelledUnanswered").asLong();
+        await().atMost(Duration.ofSeconds(10)).until(() -> stdin().path("cancelledUnanswered").asLong() == unansweredBefore + 1);
+        assertThat(stdin().path("cancelledOther").asLong()).isEqualTo(before.path("cancelledOther").asLong());
     }
 
     @ParameterizedTest

@@ -146,6 +146,7 @@ public final class StdioFakeServer {
                 System.exit(1);
             }
             first = false;
+            server.noteArrival(message);
             Thread.ofVirtual().start(() -> server.handle(message));
             if (asksToGoDeaf(message)) {
                 Thread.sleep(Long.MAX_VALUE);
@@ -178,6 +179,18 @@ public final class StdioFakeServer {
             return JSON.readTree(line).path("params").path("arguments").path("chaos").asString("").equals("deaf");
         } catch (RuntimeException e) {
             return false;
+        }
+    }
+
+    /** A request counts as unanswered from the moment it is read, so a cancellation read after it sees it so. */
+    private void noteArrival(String line) {
+        try {
+            JsonNode message = JSON.readTree(line);
+            if (message.get("id") instanceof JsonNode id && !message.path("method").asString("").isEmpty()) {
+                unanswered.add(id);
+            }
+        } catch (RuntimeException e) {
+            // handle() counts and answers the line that is not JSON
         }
     }
 
