@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -182,14 +183,20 @@ public final class StdioTransport implements Transport {
         }
         byte[] line = (codec.encode(outbound.message()) + "\n").getBytes(StandardCharsets.UTF_8);
         Duration deadline = outbound.timeout() != null ? outbound.timeout() : DEFAULT_WRITE_TIMEOUT;
-        CompletableFuture<Void> written = new CompletableFuture<>();
-        Thread.ofVirtual().name("mcpx-stdio-in").start(() -> write(out, line, written));
+        PendingWrite pending = new PendingWrite(line);
+        Thread.ofVirtual().name("mcpx-stdio-in").start(() -> write(out, pending));
         try {
-            written.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
+            pending.written.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             throw new UpstreamUnavailableException("upstream " + description() + " stopped reading: "
                     + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
+            if (pending.state.compareAndSet(PendingWrite.WAITING, PendingWrite.ABANDONED)) {
+                // the write never began (a starved scheduler, or queued behind another write): the child
+                // is not to blame, so it is not killed, and the line is never written late
+                throw new UpstreamUnavailableException("upstream " + description() + ": the write did not begin within "
+                        + deadline.toMillis() + " ms");
+            }
             String reason = "stopped reading its stdin (a write did not complete within "
                     + deadline.toMillis() + " ms) and was killed";
             breakChild(reason);
@@ -200,16 +207,34 @@ public final class StdioTransport implements Transport {
         }
     }
 
-    private void write(OutputStream out, byte[] line, CompletableFuture<Void> written) {
+    private void write(OutputStream out, PendingWrite pending) {
         writeLock.lock();
         try {
-            out.write(line);
+            if (!pending.state.compareAndSet(PendingWrite.WAITING, PendingWrite.WRITING)) {
+                return;
+            }
+            out.write(pending.line);
             out.flush();
-            written.complete(null);
+            pending.written.complete(null);
         } catch (IOException e) {
-            written.completeExceptionally(e);
+            pending.written.completeExceptionally(e);
         } finally {
             writeLock.unlock();
+        }
+    }
+
+    /** One line on its way to the child's stdin; the sender may abandon it only before it begins. */
+    private static final class PendingWrite {
+        static final int WAITING = 0;
+        static final int WRITING = 1;
+        static final int ABANDONED = 2;
+
+        final byte[] line;
+        final CompletableFuture<Void> written = new CompletableFuture<>();
+        final AtomicInteger state = new AtomicInteger(WAITING);
+
+        PendingWrite(byte[] line) {
+            this.line = line;
         }
     }
 
