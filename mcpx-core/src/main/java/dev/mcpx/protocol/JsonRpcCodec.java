@@ -10,7 +10,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Text <-> {@link JsonRpcMessage}. Decoding never throws anything but
+ * Text {@literal <->} {@link JsonRpcMessage}. Decoding never throws anything but
  * {@link MalformedMessageException}; encoding produces one line (no raw newlines).
  */
 public final class JsonRpcCodec {

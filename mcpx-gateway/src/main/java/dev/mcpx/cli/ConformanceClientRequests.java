@@ -1,6 +1,5 @@
 package dev.mcpx.cli;
 
-import dev.mcpx.client.ElicitationDefaults;
 import dev.mcpx.client.ServerRequestHandler;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.Methods;

@@ -61,7 +61,7 @@ import tools.jackson.databind.JsonNode;
  * status, connect failure, lost stream) arrive as events, so the client's request timeout
  * covers the whole wait. Notifications are sent synchronously and fail by exception.
  */
-public final class ModernHttpTransport implements Transport {
+final class ModernHttpTransport implements Transport {
 
     private static final Logger LOG = LoggerFactory.getLogger(ModernHttpTransport.class);
 
@@ -97,12 +97,12 @@ public final class ModernHttpTransport implements Transport {
         }
     }
 
-    public ModernHttpTransport(UpstreamEndpoint.Http endpoint) {
+    ModernHttpTransport(UpstreamEndpoint.Http endpoint) {
         this(endpoint, JsonRpcCodec.DEFAULT_MAX_CHARS);
     }
 
     /** @param maxMessageBytes the largest JSON body or SSE event accepted */
-    public ModernHttpTransport(UpstreamEndpoint.Http endpoint, int maxMessageBytes) {
+    ModernHttpTransport(UpstreamEndpoint.Http endpoint, int maxMessageBytes) {
         this(endpoint, maxMessageBytes, maxMessageBytes);
     }
 
@@ -110,7 +110,7 @@ public final class ModernHttpTransport implements Transport {
      * @param maxMessageBytes the largest JSON body or JSON-RPC message accepted
      * @param maxEventBytes   the largest SSE event accepted
      */
-    public ModernHttpTransport(UpstreamEndpoint.Http endpoint, int maxMessageBytes, int maxEventBytes) {
+    ModernHttpTransport(UpstreamEndpoint.Http endpoint, int maxMessageBytes, int maxEventBytes) {
         this(endpoint, defaultClient(endpoint.url()), true, maxMessageBytes, maxEventBytes);
     }
 
@@ -118,7 +118,7 @@ public final class ModernHttpTransport implements Transport {
      * @param http shared client (not closed by this transport)
      * @param maxMessageBytes the largest JSON body or SSE event accepted
      */
-    public ModernHttpTransport(UpstreamEndpoint.Http endpoint, HttpClient http, int maxMessageBytes) {
+    ModernHttpTransport(UpstreamEndpoint.Http endpoint, HttpClient http, int maxMessageBytes) {
         this(endpoint, http, false, maxMessageBytes, maxMessageBytes);
     }
 

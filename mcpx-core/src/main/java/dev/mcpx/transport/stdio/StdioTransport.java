@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * reports {@link TransportEvent.Closed} with the exit code and its last stderr lines, so every
  * pending request fails at once instead of timing out.
  */
-public final class StdioTransport implements Transport {
+final class StdioTransport implements Transport {
 
     private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
     private static final Duration GRACE = Duration.ofSeconds(2);
@@ -53,7 +53,7 @@ public final class StdioTransport implements Transport {
     /** Why the transport killed its child, when it did: the reason callers and the pool are told. */
     private volatile String broken;
 
-    public StdioTransport(UpstreamEndpoint.Stdio endpoint, int maxMessageChars) {
+    StdioTransport(UpstreamEndpoint.Stdio endpoint, int maxMessageChars) {
         this.endpoint = endpoint;
         this.codec = new JsonRpcCodec(maxMessageChars);
     }

@@ -1,4 +1,4 @@
-package dev.mcpx.client;
+package dev.mcpx.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.mcpx.client;
+package dev.mcpx.cli;
 
 import dev.mcpx.protocol.Json;
 import java.util.HashSet;
@@ -8,18 +8,19 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Answers a form-mode {@code elicitation/create} without a person: accept with the value each
- * field of the requested schema declares as its {@code default} (SEP-1034). When a required
+ * How the conformance client answers a form-mode {@code elicitation/create} without a person:
+ * accept with the value each field of the requested schema declares as its {@code default}
+ * (SEP-1034). When a required
  * field has no default, or the request is not a form (URL mode), nobody can answer it, so the
  * answer is {@code decline} rather than made-up content.
  */
-public final class ElicitationDefaults {
+final class ElicitationDefaults {
 
     private ElicitationDefaults() {
     }
 
     /** The {@code ElicitResult} for the params of one {@code elicitation/create}. */
-    public static ObjectNode answer(ObjectNode params) {
+    static ObjectNode answer(ObjectNode params) {
         String mode = Json.text(params, "mode");
         ObjectNode schema = Json.objectAt(params, "requestedSchema");
         if ((mode != null && !mode.equals("form")) || schema == null) {

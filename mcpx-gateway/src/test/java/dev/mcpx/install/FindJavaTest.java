@@ -1,0 +1,64 @@
+package dev.mcpx.install;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * bin/find-java beyond Linux: macOS's java_home and Windows' install folders and {@code where java},
+ * faked on PATH (the script asks the platform's tools, so the fakes stand in for the platform).
+ */
+class FindJavaTest {
+
+    @TempDir
+    Path dir;
+
+    private Script findJdk(Path fakeBin) throws Exception {
+        return Script.run(dir, Map.of("PATH", fakeBin + ":/usr/bin:/bin"),
+                List.of("bash", Script.root().resolve("bin/find-java").toString(), "--jdk"));
+    }
+
+    @Test
+    void onMacOsItTakesTheJdkThatJavaHomeNamesForVersion21OrNewer() throws Exception {
+        Path jdk = Script.fakeJavaHome(dir.resolve("Library/Java/JavaVirtualMachines/temurin-23.jdk/Contents/Home"),
+                "23.0.2", "");
+        Path fakeBin = dir.resolve("fake-bin");
+        // answers only the question find-java must ask: a home for 21 or newer
+        Script.write(fakeBin.resolve("java_home"),
+                "[ \"$1\" = -v ] && [ \"$2\" = 21+ ] && echo '" + jdk + "' && exit 0\necho \"unexpected: $*\" >&2; exit 1");
+
+        Script found = findJdk(fakeBin);
+
+        assertThat(found.exitCode()).as(found.err()).isZero();
+        assertThat(found.out().strip()).isEqualTo(jdk.toString());
+    }
+
+    @Test
+    void withoutJavaHomeOnPathTheSameMachineFindsAnotherJdk() throws Exception {
+        Script found = findJdk(dir.resolve("empty-bin"));
+
+        assertThat(found.out().strip()).doesNotContain(dir.toString());
+    }
+
+    @Test
+    void onWindowsItTakesTheJavaThatWhereFindsOnceNoJavaHomeIsSet() throws Exception {
+        Path drive = dir.resolve("c");
+        Path jdk = Script.fakeJavaHome(drive.resolve("Users/ada/jdk-22.0.1"), "22.0.1", ".exe");
+        Path fakeBin = dir.resolve("fake-bin");
+        Script.write(fakeBin.resolve("uname"), "echo MINGW64_NT-10.0-26100");
+        // Windows' where prints Windows paths with CRLF line ends
+        Script.write(fakeBin.resolve("where"),
+                "[ \"$1\" = java ] || exit 1\nprintf 'C:\\\\Users\\\\ada\\\\jdk-22.0.1\\\\bin\\\\java.exe\\r\\n'");
+        Script.write(fakeBin.resolve("cygpath"),
+                "[ \"$1\" = -u ] || exit 1\nprintf '%s\\n' \"$2\" | sed 's|^C:|" + drive + "|; s|\\\\|/|g'");
+
+        Script found = findJdk(fakeBin);
+
+        assertThat(found.exitCode()).as(found.err()).isZero();
+        assertThat(found.out().strip()).isEqualTo(jdk.toString());
+    }
+}
