@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * bin/mcpx in a clone without a built jar: a host that spawns it (stdin a pipe) gets exit 2 at
- * once and the command to run; a person at a terminal gets the build. The clone here is the
+ * bin/mcpx in a clone without a built jar: a host that spawns it (serve in stdio mode, stdin a
+ * pipe) gets exit 2 at once and the command to run; a person at a terminal, or serve --http, gets
+ * the build. The clone here is the
  * launcher scripts and a stand-in ./mvnw that records that it ran.
  */
 class RepositoryLauncherTest {
@@ -55,6 +56,15 @@ class RepositoryLauncherTest {
         assertThat(built).exists();
         assertThat(Files.readString(built)).contains("-DskipTests package");
         assertThat(run.out()).contains("the build failed");
+        assertThat(run.exitCode()).isEqualTo(2);
+    }
+
+    @Test
+    void theReadmesHttpCommandBuildsTheJarFirstWithoutATerminalToo() throws Exception {
+        Script run = Script.run(clone, environment(), List.of(clone.resolve("bin/mcpx").toString(), "serve", "--http", "127.0.0.1:0"));
+
+        assertThat(built).exists();
+        assertThat(run.err()).contains("the build failed");
         assertThat(run.exitCode()).isEqualTo(2);
     }
 
