@@ -68,6 +68,7 @@ public final class Upstream {
     private long attempt;
     private int failures;
     private long upSinceNanos;
+    private long lostAtNanos;
     private ScheduledFuture<?> nextAttempt;
     private ClientCounters.Snapshot retired = new ClientCounters.Snapshot(0, 0, 0, 0, 0);
     private String era;
@@ -181,24 +182,41 @@ public final class Upstream {
         }
     }
 
+    /**
+     * A start attempt failed. One that follows a lost connection keeps the upstream restarting (its
+     * tools listed, calls waiting for it) for as long as a call may wait: an HTTP server that is
+     * redeployed refuses connections for a while, as a stdio child takes a while to start. After
+     * that, or when it never was up, it is failed: calls are refused at once until it is back.
+     */
     private void failed(long id, RuntimeException cause) {
         Duration delay;
+        boolean reconnecting;
         lock.lock();
         try {
             if (id != attempt || state == UpstreamState.STOPPED) {
                 return;
             }
             failures++;
-            state = UpstreamState.FAILED;
-            reason = describe(cause);
             delay = backoff.delay(failures);
+            reconnecting = state == UpstreamState.RESTARTING
+                    && System.nanoTime() - lostAtNanos < config.requestTimeout().toNanos();
+            if (reconnecting) {
+                reason = "reconnect failed (" + describe(cause) + "); next attempt in " + delay.toMillis() + " ms";
+            } else {
+                state = UpstreamState.FAILED;
+                reason = describe(cause);
+            }
             scheduleAttempt(delay);
             changed.signalAll();
         } finally {
             lock.unlock();
         }
-        LOG.warn("{}: failed to start ({}); retrying in {} ms", name(), reason, delay.toMillis());
-        catalogue.clear(name());
+        if (reconnecting) {
+            LOG.warn("{}: {}", name(), reason);
+        } else {
+            LOG.warn("{}: failed to start ({}); retrying in {} ms", name(), reason, delay.toMillis());
+            catalogue.clear(name());
+        }
         firstAttempt.countDown();
     }
 
@@ -279,17 +297,32 @@ public final class Upstream {
         }
     }
 
-    /** The connection died (a stdio child exited): calls in flight already failed; restart. */
+    /** The connection died (a stdio child exited, an HTTP+SSE stream ended): calls in flight already failed; restart. */
     private void connectionDied(long id, McpException cause) {
+        restart(() -> id == attempt, cause);
+    }
+
+    /**
+     * An HTTP upstream refused {@code seen}'s connection: the server went away, and no event says
+     * so (a stream-less transport never dies by itself). Restarted like a dead child, once for
+     * every call that saw it.
+     */
+    private void unreachable(McpClient seen, McpException cause) {
+        restart(() -> client == seen, cause);
+    }
+
+    /** Retires the live client, if it is still the one {@code current} (read under the lock) means, and schedules its replacement. */
+    private void restart(java.util.function.BooleanSupplier current, McpException cause) {
         McpClient dead;
         Duration delay;
         lock.lock();
         try {
-            if (id != attempt || state != UpstreamState.UP) {
+            if (state != UpstreamState.UP || !current.getAsBoolean()) {
                 return;
             }
             dead = client;
             retire(dead);
+            lostAtNanos = System.nanoTime();
             client = null;
             boolean stableRun = System.nanoTime() - upSinceNanos >= backoff.stableAfter().toNanos();
             failures = stableRun ? 1 : failures + 1;
@@ -334,9 +367,19 @@ public final class Upstream {
     public JsonNode request(String method, ObjectNode params, RequestOptions options) {
         Duration timeout = options.timeout() != null ? options.timeout() : config.requestTimeout();
         long deadline = System.nanoTime() + timeout.toNanos();
-        McpClient ready = awaitUp(deadline, options);
-        // the wait for a restart spent part of the request's one timeout: the client gets the rest, not a new one
-        return ready.request(method, params, options.withTimeout(left(deadline)));
+        while (true) {
+            McpClient ready = awaitUp(deadline, options);
+            try {
+                // the wait for a restart spent part of the request's one timeout: the client gets the rest, not a new one
+                return ready.request(method, params, options.withTimeout(left(deadline)));
+            } catch (UpstreamUnavailableException e) {
+                if (!e.unreachable()) {
+                    throw e;
+                }
+                // it never left: it waits for the reconnect, paced by the backoff, and goes again
+                unreachable(ready, e);
+            }
+        }
     }
 
     private static Duration left(long deadlineNanos) {
