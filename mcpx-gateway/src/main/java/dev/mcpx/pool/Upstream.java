@@ -2,6 +2,7 @@ package dev.mcpx.pool;
 
 import dev.mcpx.catalogue.Catalogue;
 import dev.mcpx.catalogue.ListKind;
+import dev.mcpx.client.CatalogueKind;
 import dev.mcpx.client.ClientCounters;
 import dev.mcpx.client.ClientEvent;
 import dev.mcpx.client.McpClient;
@@ -44,6 +45,8 @@ public final class Upstream {
 
     private static final Logger LOG = LoggerFactory.getLogger(Upstream.class);
     private static final Duration CANCEL_POLL = Duration.ofMillis(100);
+    /** A list whose ttlMs ran out is read again at most this often, however many hosts ask for it. */
+    private static final Duration MIN_EXPIRED_REFRESH_GAP = Duration.ofSeconds(1);
 
     private final UpstreamConfig config;
     private final Catalogue catalogue;
@@ -61,6 +64,9 @@ public final class Upstream {
     private final CountDownLatch firstAttempt = new CountDownLatch(1);
     private final AtomicLong restarts = new AtomicLong();
     private final AtomicLong rejected = new AtomicLong();
+    /** Tool list refreshes finished: a call told "unknown tool" refreshes only if none finished since it was sent. */
+    private final AtomicLong toolRefreshes = new AtomicLong();
+    private volatile long lastExpiredRefreshNanos = System.nanoTime() - MIN_EXPIRED_REFRESH_GAP.toNanos();
 
     private McpClient client;
     private UpstreamState state;
@@ -292,8 +298,75 @@ public final class Upstream {
                     LOG.warn("{}: {} failed: {}", name(), kind.method(), e.getMessage());
                 }
             }
+            if (kinds.contains(ListKind.TOOLS)) {
+                toolRefreshes.incrementAndGet();
+            }
         } finally {
             refreshing.unlock();
+        }
+    }
+
+    /** Runs {@code refresh} on its own thread and waits for it until {@code deadlineNanos} at most. */
+    private static void within(long deadlineNanos, Runnable refresh) {
+        Thread running = Thread.ofVirtual().name("mcpx-refresh").start(refresh);
+        try {
+            running.join(Duration.ofNanos(Math.max(1, deadlineNanos - System.nanoTime())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** See {@link Pool#refreshExpired}; at most one such refresh per {@link #MIN_EXPIRED_REFRESH_GAP}. */
+    void refreshExpired(ListKind kind, long deadlineNanos) {
+        McpClient live = currentClient();
+        if (live == null || !live.listExpired(clientKind(kind))) {
+            return;
+        }
+        long now = System.nanoTime();
+        long last = lastExpiredRefreshNanos;
+        if (now - last < MIN_EXPIRED_REFRESH_GAP.toNanos()) {
+            return;
+        }
+        lastExpiredRefreshNanos = now;
+        within(deadlineNanos, () -> refresh(live, clientKind(kind) == CatalogueKind.RESOURCES
+                ? EnumSet.of(ListKind.RESOURCES, ListKind.RESOURCE_TEMPLATES) : EnumSet.of(kind)));
+    }
+
+    private static CatalogueKind clientKind(ListKind kind) {
+        return switch (kind) {
+            case TOOLS -> CatalogueKind.TOOLS;
+            case PROMPTS -> CatalogueKind.PROMPTS;
+            case RESOURCES, RESOURCE_TEMPLATES -> CatalogueKind.RESOURCES;
+        };
+    }
+
+    /**
+     * A tool call was answered "unknown tool" for a tool the catalogue lists: the list is out of
+     * date (a server swapped on the same URL keeps the session). One refresh for all the calls
+     * that saw it, unless one finished since this call was sent; the caller then gets its answer.
+     */
+    private void toolsOutOfDate(McpClient seen, long refreshesBefore, long deadlineNanos) {
+        LOG.info("{}: an upstream answer says a listed tool is unknown; reading its tools again", name());
+        within(deadlineNanos, () -> {
+            refreshing.lock();
+            try {
+                if (toolRefreshes.get() != refreshesBefore || currentClient() != seen) {
+                    return;
+                }
+                seen.forgetList(CatalogueKind.TOOLS);
+                refresh(seen, EnumSet.of(ListKind.TOOLS));
+            } finally {
+                refreshing.unlock();
+            }
+        });
+    }
+
+    private McpClient currentClient() {
+        lock.lock();
+        try {
+            return state == UpstreamState.UP ? client : null;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -369,9 +442,19 @@ public final class Upstream {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             McpClient ready = awaitUp(deadline, options);
+            long refreshesBefore = toolRefreshes.get();
             try {
                 // the wait for a restart spent part of the request's one timeout: the client gets the rest, not a new one
-                return ready.request(method, params, options.withTimeout(left(deadline)));
+                JsonNode result = ready.request(method, params, options.withTimeout(left(deadline)));
+                if (UnknownTool.in(method, result)) {
+                    toolsOutOfDate(ready, refreshesBefore, deadline);
+                }
+                return result;
+            } catch (McpErrorException e) {
+                if (UnknownTool.in(method, e)) {
+                    toolsOutOfDate(ready, refreshesBefore, deadline);
+                }
+                throw e;
             } catch (UpstreamUnavailableException e) {
                 if (!e.unreachable()) {
                     throw e;
