@@ -289,7 +289,7 @@ public final class Upstream {
                 }
                 try {
                     catalogue.replace(name(), kind, switch (kind) {
-                        case TOOLS -> source.listTools().stream().map(ToolDescriptor::raw).toList();
+                        case TOOLS -> ServedTools.of(name(), source.listTools().stream().map(ToolDescriptor::raw).toList());
                         case PROMPTS -> source.listPrompts();
                         case RESOURCES -> source.listResources();
                         case RESOURCE_TEMPLATES -> source.listResourceTemplates();
