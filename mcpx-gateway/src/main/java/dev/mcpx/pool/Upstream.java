@@ -66,7 +66,7 @@ public final class Upstream {
     private final AtomicLong rejected = new AtomicLong();
     /** Tool list refreshes finished: a call told "unknown tool" refreshes only if none finished since it was sent. */
     private final AtomicLong toolRefreshes = new AtomicLong();
-    private volatile long lastExpiredRefreshNanos = System.nanoTime() - MIN_EXPIRED_REFRESH_GAP.toNanos();
+    private final AtomicLong lastExpiredRefreshNanos = new AtomicLong(System.nanoTime() - MIN_EXPIRED_REFRESH_GAP.toNanos());
 
     private McpClient client;
     private UpstreamState state;
@@ -323,11 +323,11 @@ public final class Upstream {
             return;
         }
         long now = System.nanoTime();
-        long last = lastExpiredRefreshNanos;
-        if (now - last < MIN_EXPIRED_REFRESH_GAP.toNanos()) {
+        long last = lastExpiredRefreshNanos.get();
+        // of hosts listing at once, one refreshes; the others are answered from the list as it is
+        if (now - last < MIN_EXPIRED_REFRESH_GAP.toNanos() || !lastExpiredRefreshNanos.compareAndSet(last, now)) {
             return;
         }
-        lastExpiredRefreshNanos = now;
         within(deadlineNanos, () -> refresh(live, clientKind(kind) == CatalogueKind.RESOURCES
                 ? EnumSet.of(ListKind.RESOURCES, ListKind.RESOURCE_TEMPLATES) : EnumSet.of(kind)));
     }
