@@ -159,6 +159,14 @@ final class Catalogues {
         return toolsByName.get(tool);
     }
 
+    boolean expired(CatalogueKind kind) {
+        return switch (kind) {
+            case TOOLS -> lists.expired(Methods.TOOLS_LIST);
+            case RESOURCES -> lists.expired(Methods.RESOURCES_LIST) || lists.expired(Methods.RESOURCES_TEMPLATES_LIST);
+            case PROMPTS -> lists.expired(Methods.PROMPTS_LIST);
+        };
+    }
+
     void invalidate(CatalogueKind kind) {
         switch (kind) {
             case TOOLS -> lists.invalidate(Methods.TOOLS_LIST);

@@ -35,6 +35,12 @@ final class ListCache {
         entries.put(method, new Entry(List.copyOf(items), expires));
     }
 
+    /** Whether a list is held and its {@code ttlMs} has run out (one never fetched, or invalidated, is not). */
+    synchronized boolean expired(String method) {
+        Entry entry = entries.get(method);
+        return entry != null && entry.expiresAtNanos != Long.MAX_VALUE && System.nanoTime() - entry.expiresAtNanos > 0;
+    }
+
     synchronized void invalidate(String method) {
         entries.remove(method);
     }

@@ -324,6 +324,19 @@ public final class McpClient implements AutoCloseable {
         return catalogues.tools();
     }
 
+    /** Whether the cached list of {@code kind} outlived the {@code ttlMs} the upstream gave it. */
+    public boolean listExpired(CatalogueKind kind) {
+        return catalogues.expired(kind);
+    }
+
+    /**
+     * Drops the cached list of {@code kind}, so the next list asks the upstream: its answers say
+     * the list is out of date (a tool it listed is unknown to it now).
+     */
+    public void forgetList(CatalogueKind kind) {
+        catalogues.invalidate(kind);
+    }
+
     public List<ObjectNode> listResources() {
         return catalogues.list(Methods.RESOURCES_LIST, "resources");
     }

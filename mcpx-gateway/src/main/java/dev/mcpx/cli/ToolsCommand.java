@@ -2,6 +2,9 @@ package dev.mcpx.cli;
 
 import dev.mcpx.catalogue.ExposedName;
 import dev.mcpx.client.McpClient;
+import dev.mcpx.client.McpxVersion;
+import dev.mcpx.pool.ClientFactory;
+import dev.mcpx.pool.ServedTools;
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.protocol.Json;
@@ -38,11 +41,14 @@ final class ToolsCommand implements Callable<Integer> {
         GatewayConfig loaded = config.load();
         List<UpstreamConfig> targets = server == null ? loaded.enabled() : List.of(ConfigOption.upstream(loaded, server));
         List<Future<List<ToolDescriptor>>> listings = new ArrayList<>();
+        ClientFactory clients = ClientFactory.standard(McpxVersion.current());
         try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (UpstreamConfig upstream : targets) {
                 listings.add(threads.submit(() -> {
-                    try (McpClient client = upstream.clientBuilder().build().connect()) {
-                        return client.listTools();
+                    // the client serve would make: the same capabilities, so the same tools
+                    try (McpClient client = clients.create(upstream, event -> { }).connect()) {
+                        return ServedTools.of(upstream.name(), client.listTools().stream().map(ToolDescriptor::raw)
+                                .toList()).stream().map(ToolDescriptor::from).toList();
                     }
                 }));
             }

@@ -247,10 +247,15 @@ public final class HostRequests {
         return discovered;
     }
 
-    /** One page of a merged list; the first waits a bounded time for upstreams still starting. */
+    /** One page of a merged list; the first waits a bounded time for upstreams still starting or refreshing. */
     private ObjectNode page(ListKind kind, ObjectNode params) {
         pool.awaitFirstAttempts(startWait);
-        Catalogue.Page page = catalogue.page(kind, Json.text(params, "cursor"), pageSize);
+        String cursor = Json.text(params, "cursor");
+        if (cursor == null) {
+            // lists are not trusted forever: one whose upstream ttlMs ran out is read again first
+            pool.refreshExpired(kind, startWait);
+        }
+        Catalogue.Page page = catalogue.page(kind, cursor, pageSize);
         ObjectNode result = Json.object();
         var items = result.putArray(kind.field());
         page.items().forEach(items::add);

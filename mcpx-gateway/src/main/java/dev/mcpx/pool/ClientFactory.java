@@ -7,6 +7,7 @@ import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.protocol.TasksExtension;
 import java.util.Set;
 import java.util.function.Consumer;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Builds an unconnected client for an upstream; tests substitute one to shorten timeouts. */
 @FunctionalInterface
@@ -47,11 +48,15 @@ public interface ClientFactory {
      * declares all that mcpx can pass through to a host (a host lacking one gets its upstream a
      * JSON-RPC error). Modern requests declare the calling host's own capabilities instead.
      */
-    static tools.jackson.databind.node.ObjectNode passThroughCapabilities() {
+    static ObjectNode passThroughCapabilities() {
         var capabilities = dev.mcpx.protocol.Json.object();
         capabilities.putObject("roots");
         capabilities.putObject("sampling");
-        capabilities.putObject("elicitation");
+        // both modes, in the 2025-11-25 shape: an empty object would mean form only and hide URL-mode tools;
+        // a host that lacks a mode still gets its upstream an error naming it (HostCapabilities)
+        ObjectNode elicitation = capabilities.putObject("elicitation");
+        elicitation.putObject("form");
+        elicitation.putObject("url");
         return capabilities;
     }
 }

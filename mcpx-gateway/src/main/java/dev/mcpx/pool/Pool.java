@@ -1,6 +1,7 @@
 package dev.mcpx.pool;
 
 import dev.mcpx.catalogue.Catalogue;
+import dev.mcpx.catalogue.ListKind;
 import dev.mcpx.client.ServerRequestHandler;
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.UpstreamConfig;
@@ -159,6 +160,25 @@ public final class Pool implements AutoCloseable {
                 if (left <= 0 || !upstream.awaitFirstAttempt(Duration.ofNanos(left))) {
                     return;
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /**
+     * Re-reads, in parallel, every upstream's {@code kind} list whose {@code ttlMs} ran out, waiting
+     * at most {@code within}: a host asking for the list then gets it fresh, or as it was when an
+     * upstream is slow (its refresh goes on, and list_changed follows when it changes the list).
+     */
+    public void refreshExpired(ListKind kind, Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
+        List<Thread> refreshing = upstreams().stream()
+                .map(u -> Thread.ofVirtual().start(() -> u.refreshExpired(kind, deadline))).toList();
+        for (Thread thread : refreshing) {
+            try {
+                thread.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -2,6 +2,7 @@ package dev.mcpx.pool;
 
 import dev.mcpx.catalogue.Catalogue;
 import dev.mcpx.catalogue.ListKind;
+import dev.mcpx.client.CatalogueKind;
 import dev.mcpx.client.ClientCounters;
 import dev.mcpx.client.ClientEvent;
 import dev.mcpx.client.McpClient;
@@ -44,6 +45,8 @@ public final class Upstream {
 
     private static final Logger LOG = LoggerFactory.getLogger(Upstream.class);
     private static final Duration CANCEL_POLL = Duration.ofMillis(100);
+    /** A list whose ttlMs ran out is read again at most this often, however many hosts ask for it. */
+    private static final Duration MIN_EXPIRED_REFRESH_GAP = Duration.ofSeconds(1);
 
     private final UpstreamConfig config;
     private final Catalogue catalogue;
@@ -61,6 +64,9 @@ public final class Upstream {
     private final CountDownLatch firstAttempt = new CountDownLatch(1);
     private final AtomicLong restarts = new AtomicLong();
     private final AtomicLong rejected = new AtomicLong();
+    /** Tool list refreshes finished: a call told "unknown tool" refreshes only if none finished since it was sent. */
+    private final AtomicLong toolRefreshes = new AtomicLong();
+    private final AtomicLong lastExpiredRefreshNanos = new AtomicLong(System.nanoTime() - MIN_EXPIRED_REFRESH_GAP.toNanos());
 
     private McpClient client;
     private UpstreamState state;
@@ -68,6 +74,7 @@ public final class Upstream {
     private long attempt;
     private int failures;
     private long upSinceNanos;
+    private long lostAtNanos;
     private ScheduledFuture<?> nextAttempt;
     private ClientCounters.Snapshot retired = new ClientCounters.Snapshot(0, 0, 0, 0, 0);
     private String era;
@@ -181,24 +188,41 @@ public final class Upstream {
         }
     }
 
+    /**
+     * A start attempt failed. One that follows a lost connection keeps the upstream restarting (its
+     * tools listed, calls waiting for it) for as long as a call may wait: an HTTP server that is
+     * redeployed refuses connections for a while, as a stdio child takes a while to start. After
+     * that, or when it never was up, it is failed: calls are refused at once until it is back.
+     */
     private void failed(long id, RuntimeException cause) {
         Duration delay;
+        boolean reconnecting;
         lock.lock();
         try {
             if (id != attempt || state == UpstreamState.STOPPED) {
                 return;
             }
             failures++;
-            state = UpstreamState.FAILED;
-            reason = describe(cause);
             delay = backoff.delay(failures);
+            reconnecting = state == UpstreamState.RESTARTING
+                    && System.nanoTime() - lostAtNanos < config.requestTimeout().toNanos();
+            if (reconnecting) {
+                reason = "reconnect failed (" + describe(cause) + "); next attempt in " + delay.toMillis() + " ms";
+            } else {
+                state = UpstreamState.FAILED;
+                reason = describe(cause);
+            }
             scheduleAttempt(delay);
             changed.signalAll();
         } finally {
             lock.unlock();
         }
-        LOG.warn("{}: failed to start ({}); retrying in {} ms", name(), reason, delay.toMillis());
-        catalogue.clear(name());
+        if (reconnecting) {
+            LOG.warn("{}: {}", name(), reason);
+        } else {
+            LOG.warn("{}: failed to start ({}); retrying in {} ms", name(), reason, delay.toMillis());
+            catalogue.clear(name());
+        }
         firstAttempt.countDown();
     }
 
@@ -265,7 +289,7 @@ public final class Upstream {
                 }
                 try {
                     catalogue.replace(name(), kind, switch (kind) {
-                        case TOOLS -> source.listTools().stream().map(ToolDescriptor::raw).toList();
+                        case TOOLS -> ServedTools.of(name(), source.listTools().stream().map(ToolDescriptor::raw).toList());
                         case PROMPTS -> source.listPrompts();
                         case RESOURCES -> source.listResources();
                         case RESOURCE_TEMPLATES -> source.listResourceTemplates();
@@ -274,22 +298,104 @@ public final class Upstream {
                     LOG.warn("{}: {} failed: {}", name(), kind.method(), e.getMessage());
                 }
             }
+            if (kinds.contains(ListKind.TOOLS)) {
+                toolRefreshes.incrementAndGet();
+            }
         } finally {
             refreshing.unlock();
         }
     }
 
-    /** The connection died (a stdio child exited): calls in flight already failed; restart. */
+    /** Runs {@code refresh} on its own thread and waits for it until {@code deadlineNanos} at most. */
+    private static void within(long deadlineNanos, Runnable refresh) {
+        Thread running = Thread.ofVirtual().name("mcpx-refresh").start(refresh);
+        try {
+            running.join(Duration.ofNanos(Math.max(1, deadlineNanos - System.nanoTime())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** See {@link Pool#refreshExpired}; at most one such refresh per {@link #MIN_EXPIRED_REFRESH_GAP}. */
+    void refreshExpired(ListKind kind, long deadlineNanos) {
+        McpClient live = currentClient();
+        if (live == null || !live.listExpired(clientKind(kind))) {
+            return;
+        }
+        long now = System.nanoTime();
+        long last = lastExpiredRefreshNanos.get();
+        // of hosts listing at once, one refreshes; the others are answered from the list as it is
+        if (now - last < MIN_EXPIRED_REFRESH_GAP.toNanos() || !lastExpiredRefreshNanos.compareAndSet(last, now)) {
+            return;
+        }
+        within(deadlineNanos, () -> refresh(live, clientKind(kind) == CatalogueKind.RESOURCES
+                ? EnumSet.of(ListKind.RESOURCES, ListKind.RESOURCE_TEMPLATES) : EnumSet.of(kind)));
+    }
+
+    private static CatalogueKind clientKind(ListKind kind) {
+        return switch (kind) {
+            case TOOLS -> CatalogueKind.TOOLS;
+            case PROMPTS -> CatalogueKind.PROMPTS;
+            case RESOURCES, RESOURCE_TEMPLATES -> CatalogueKind.RESOURCES;
+        };
+    }
+
+    /**
+     * A tool call was answered "unknown tool" for a tool the catalogue lists: the list is out of
+     * date (a server swapped on the same URL keeps the session). One refresh for all the calls
+     * that saw it, unless one finished since this call was sent; the caller then gets its answer.
+     */
+    private void toolsOutOfDate(McpClient seen, long refreshesBefore, long deadlineNanos) {
+        LOG.info("{}: an upstream answer says a listed tool is unknown; reading its tools again", name());
+        within(deadlineNanos, () -> {
+            refreshing.lock();
+            try {
+                if (toolRefreshes.get() != refreshesBefore || currentClient() != seen) {
+                    return;
+                }
+                seen.forgetList(CatalogueKind.TOOLS);
+                refresh(seen, EnumSet.of(ListKind.TOOLS));
+            } finally {
+                refreshing.unlock();
+            }
+        });
+    }
+
+    private McpClient currentClient() {
+        lock.lock();
+        try {
+            return state == UpstreamState.UP ? client : null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The connection died (a stdio child exited, an HTTP+SSE stream ended): calls in flight already failed; restart. */
     private void connectionDied(long id, McpException cause) {
+        restart(() -> id == attempt, cause);
+    }
+
+    /**
+     * An HTTP upstream refused {@code seen}'s connection: the server went away, and no event says
+     * so (a stream-less transport never dies by itself). Restarted like a dead child, once for
+     * every call that saw it.
+     */
+    private void unreachable(McpClient seen, McpException cause) {
+        restart(() -> client == seen, cause);
+    }
+
+    /** Retires the live client, if it is still the one {@code current} (read under the lock) means, and schedules its replacement. */
+    private void restart(java.util.function.BooleanSupplier current, McpException cause) {
         McpClient dead;
         Duration delay;
         lock.lock();
         try {
-            if (id != attempt || state != UpstreamState.UP) {
+            if (state != UpstreamState.UP || !current.getAsBoolean()) {
                 return;
             }
             dead = client;
             retire(dead);
+            lostAtNanos = System.nanoTime();
             client = null;
             boolean stableRun = System.nanoTime() - upSinceNanos >= backoff.stableAfter().toNanos();
             failures = stableRun ? 1 : failures + 1;
@@ -334,9 +440,29 @@ public final class Upstream {
     public JsonNode request(String method, ObjectNode params, RequestOptions options) {
         Duration timeout = options.timeout() != null ? options.timeout() : config.requestTimeout();
         long deadline = System.nanoTime() + timeout.toNanos();
-        McpClient ready = awaitUp(deadline, options);
-        // the wait for a restart spent part of the request's one timeout: the client gets the rest, not a new one
-        return ready.request(method, params, options.withTimeout(left(deadline)));
+        while (true) {
+            McpClient ready = awaitUp(deadline, options);
+            long refreshesBefore = toolRefreshes.get();
+            try {
+                // the wait for a restart spent part of the request's one timeout: the client gets the rest, not a new one
+                JsonNode result = ready.request(method, params, options.withTimeout(left(deadline)));
+                if (UnknownTool.in(method, result)) {
+                    toolsOutOfDate(ready, refreshesBefore, deadline);
+                }
+                return result;
+            } catch (McpErrorException e) {
+                if (UnknownTool.in(method, e)) {
+                    toolsOutOfDate(ready, refreshesBefore, deadline);
+                }
+                throw e;
+            } catch (UpstreamUnavailableException e) {
+                if (!e.unreachable()) {
+                    throw e;
+                }
+                // it never left: it waits for the reconnect, paced by the backoff, and goes again
+                unreachable(ready, e);
+            }
+        }
     }
 
     private static Duration left(long deadlineNanos) {

@@ -37,7 +37,7 @@ final class PostFailure {
      */
     static McpException of(RequestId id, String what, String upstream, String address, Throwable cause) {
         if (neverLeft(cause)) {
-            return new UpstreamUnavailableException("cannot connect to " + address + ": " + cause, cause);
+            return UpstreamUnavailableException.unreachable("cannot connect to " + address + ": " + cause, cause);
         }
         if (cause instanceof HttpTimeoutException) {
             return new UpstreamUnavailableException(upstream + " did not answer " + what + " in time: " + cause, cause);

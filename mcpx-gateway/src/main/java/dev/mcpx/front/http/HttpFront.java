@@ -57,7 +57,10 @@ public final class HttpFront implements AutoCloseable {
         }
         FrontLimits limits = gateway.frontLimits();
         sessions = new LegacySessions(Duration.ofHours(1), limits, sse, replayCounters,
-                session -> gateway.hostRequests().release(session.updates));
+                session -> {
+                    gateway.hostRequests().release(session.updates);
+                    gateway.hostRequests().roots().remove(session);
+                });
         server = new Server(new VirtualThreadPool(MAX_CONCURRENT_EXCHANGES));
         HttpConfiguration http = new HttpConfiguration();
         http.setRequestHeaderSize(limits.maxHeaderBytes());

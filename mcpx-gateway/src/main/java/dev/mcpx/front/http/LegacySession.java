@@ -37,6 +37,13 @@ final class LegacySession {
             stream.send(new Notification(Methods.RESOURCES_UPDATED, params));
         }
     };
+    /**
+     * The host's roots are to be asked for as soon as it has a GET stream to ask them on (it
+     * initialized, or said they changed, while it had none).
+     */
+    volatile boolean rootsWanted;
+    /** Runs when a new listen stream is the session's (set at initialize: asks for wanted roots). */
+    volatile Runnable onListen = () -> { };
     private volatile long lastUsedNanos = System.nanoTime();
 
     LegacySession(String id, ProtocolVersion version, CallLimit calls, ReplayStore replay) {

@@ -16,6 +16,7 @@ import dev.mcpx.protocol.JsonRpcMessage.Request;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.MalformedMessageException;
 import dev.mcpx.protocol.McpErrorException;
+import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
@@ -30,6 +31,9 @@ import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 
 /**
  * {@code /mcp} for both eras on one endpoint. A POST is legacy when it is an {@code initialize}
@@ -42,6 +46,7 @@ import org.eclipse.jetty.util.Callback;
 final class McpEndpoint {
 
     static final String SESSION_HEADER = "Mcp-Session-Id";
+    private static final Logger LOG = LoggerFactory.getLogger(McpEndpoint.class);
 
     private final HostRequests requests;
     private final LegacySessions sessions;
@@ -117,6 +122,11 @@ final class McpEndpoint {
         ProtocolVersion version = ServerIdentity.negotiate(Json.text(hostRequest.params(), "protocolVersion"));
         LegacySession session = sessions.create(version);
         session.asks = new HostAsks(Json.objectAt(hostRequest.params(), "capabilities"), LegacySession.HOST_ANSWER_TIMEOUT);
+        session.onListen = () -> {
+            if (session.rootsWanted) {
+                fetchRoots(session);
+            }
+        };
         JsonRpcMessage hostResult = requests.answer(hostRequest, Era.LEGACY, null, new Cancellation());
         if (hostResult instanceof ErrorResponse) {
             sessions.remove(session.id);
@@ -137,6 +147,9 @@ final class McpEndpoint {
             case Notification notification -> {
                 if (Methods.INITIALIZED.equals(notification.method())) {
                     session.initialized = true;
+                    fetchRoots(session);
+                } else if (Methods.ROOTS_LIST_CHANGED.equals(notification.method())) {
+                    fetchRoots(session);
                 } else if (Methods.CANCELLED.equals(notification.method())) {
                     RequestId id = RequestId.fromJson(notification.params() == null ? null : notification.params().get("requestId"));
                     Cancellation cancellation = id == null ? null : session.inFlight.get(id);
@@ -172,6 +185,33 @@ final class McpEndpoint {
                 Replies.accepted(response, callback);
             }
         }
+    }
+
+    /**
+     * Asks a legacy host that declared {@code roots} for them on its GET stream (the answer comes
+     * as a POST), for the upstreams' asks outside a call; without a stream yet, once it opens one.
+     */
+    private void fetchRoots(LegacySession session) {
+        if (!session.initialized || !session.asks.capabilities().has("roots")) {
+            return;
+        }
+        SseStream stream = session.listen;
+        session.rootsWanted = stream == null;
+        if (stream == null) {
+            return;
+        }
+        Thread.ofVirtual().name("mcpx-host-roots").start(() -> {
+            try {
+                JsonNode listed = session.asks.forCall(stream::send, null).handle(Methods.ROOTS_LIST, null);
+                requests.roots().put(session, listed.path("roots"));
+                if (sessions.get(session.id) != session) {
+                    // it ended while the host answered: its roots are no longer anyone's
+                    requests.roots().remove(session);
+                }
+            } catch (McpException e) {
+                LOG.info("legacy session {}: the host did not list its roots: {}", session.id, e.getMessage());
+            }
+        });
     }
 
     private void modern(JsonRpcMessage hostMessage, org.eclipse.jetty.server.Request request, Response response,

@@ -30,6 +30,11 @@ final class FakeCatalogue {
 
     private final Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
     private final AtomicLong counter = new AtomicLong();
+    private volatile Set<String> hidden = Set.of();
+
+    void hide(Set<String> tools) {
+        hidden = Set.copyOf(tools);
+    }
 
     int executions(String tool) {
         AtomicInteger count = executions.get(tool);
@@ -44,7 +49,7 @@ final class FakeCatalogue {
         ObjectNode p = params == null ? NODES.objectNode() : params;
         return switch (method) {
             case "ping" -> NODES.objectNode();
-            case "tools/list" -> toolsList();
+            case "tools/list" -> toolsList(hidden);
             case "tools/call" -> callTool(p, exchange);
             case "resources/list" -> resourcesList();
             case "resources/read" -> readResource(p.path("uri").asString(""));
@@ -59,8 +64,9 @@ final class FakeCatalogue {
                 && STREAMING_TOOLS.contains(params.path("name").asString(""));
     }
 
-    private static ObjectNode toolsList() {
+    private static ObjectNode toolsList(Set<String> hidden) {
         ObjectNode result = NODES.objectNode();
+        ArrayNode all = NODES.arrayNode();
         ArrayNode tools = result.putArray("tools");
         tools.add(tool("echo", "Returns its text", true, false, "text", "string"));
         tools.add(tool("add", "Adds a and b", true, false, "a", "number", "b", "number"));
@@ -68,6 +74,13 @@ final class FakeCatalogue {
         tools.add(tool("slow", "Sleeps ms milliseconds, then answers", true, false, "ms", "integer"));
         tools.add(tool("progress", "Reports steps progress notifications, then answers", true, false, "steps", "integer"));
         tools.add(tool("ask", "Asks the client (elicitation or sampling), answers with what it said", false, false, "kind", "string"));
+        all.addAll(tools);
+        tools.removeAll();
+        all.forEach(tool -> {
+            if (!hidden.contains(tool.path("name").asString())) {
+                tools.add(tool);
+            }
+        });
         return result;
     }
 
@@ -90,6 +103,9 @@ final class FakeCatalogue {
 
     private JsonNode callTool(ObjectNode params, Exchange exchange) {
         String name = params.path("name").asString("");
+        if (hidden.contains(name)) {
+            throw new RpcError(-32602, "Unknown tool: " + name);
+        }
         JsonNode args = params.path("arguments");
         String text = switch (name) {
             case "echo" -> args.path("text").asString("");

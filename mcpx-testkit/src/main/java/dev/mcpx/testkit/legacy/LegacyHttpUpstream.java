@@ -48,6 +48,7 @@ public final class LegacyHttpUpstream implements AutoCloseable {
     private volatile boolean listenStreamEnabled = true;
     private volatile boolean offersSubscriptions = true;
     private volatile boolean rejectEverySession;
+    private volatile boolean acceptUnknownSessions;
     private volatile boolean refuseInitialize;
     private volatile long initializeDelayMillis;
     private volatile long listenAnswerDelayMillis;
@@ -126,8 +127,11 @@ public final class LegacyHttpUpstream implements AutoCloseable {
         stop();
     }
 
-    /** A restart binds the port the stopped server just released; give the close a moment to finish. */
-    private synchronized void startOn(int wantedPort) {
+    /**
+     * Starts listening on {@code wantedPort}, which a stopped server may just have released (the
+     * bind is retried while its close finishes): for a fake configured before it serves anything.
+     */
+    public synchronized void startOn(int wantedPort) {
         for (int attempt = 1; ; attempt++) {
             try {
                 bind(wantedPort);
@@ -215,6 +219,31 @@ public final class LegacyHttpUpstream implements AutoCloseable {
         Map<String, Set<String>> all = new java.util.HashMap<>();
         sessions.forEach((id, session) -> all.put(id, Set.copyOf(session.subscriptions())));
         return all;
+    }
+
+    /**
+     * When on, a request or GET with a session id this server never issued is served as if it had
+     * (in a session made for it), as the TypeScript SDK v2 server does in its default mode: a
+     * client of the server this one replaced on the same URL never hears that its session is gone.
+     */
+    public LegacyHttpUpstream acceptUnknownSessions(boolean on) {
+        this.acceptUnknownSessions = on;
+        return this;
+    }
+
+    /** Leaves these tools out of {@code tools/list} and answers their calls "Unknown tool" (-32602). */
+    public LegacyHttpUpstream withoutTools(String... tools) {
+        catalogue.hide(Set.of(tools));
+        return this;
+    }
+
+    /** The live session {@code id}, or (with {@link #acceptUnknownSessions}) one made for it. */
+    FakeSession session(String id) {
+        FakeSession known = sessions.get(id);
+        if (known != null || !acceptUnknownSessions) {
+            return known;
+        }
+        return sessions.computeIfAbsent(id, unknown -> new FakeSession(unknown, "2025-11-25"));
     }
 
     /** Forgets every session, as a restart would, but keeps the port and connections open. */

@@ -36,13 +36,38 @@ public final class LegacySseUpstream implements AutoCloseable {
         return upstream;
     }
 
-    private synchronized void start() {
+    /** Starts listening: first on an ephemeral port, after a {@link #stop()} on the same port again. */
+    public synchronized void start() {
+        if (server != null) {
+            return;
+        }
+        // a restart binds the port the stopped server just released: give the close a moment to finish
+        for (int attempt = 1; ; attempt++) {
+            try {
+                bind(port);
+                return;
+            } catch (IllegalStateException e) {
+                if (port == 0 || attempt == 30) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void bind(int wantedPort) {
         VirtualThreadPool threads = new VirtualThreadPool();
         threads.setName("sse-upstream");
         Server s = new Server(threads);
         ServerConnector connector = new ServerConnector(s);
         connector.setHost("127.0.0.1");
-        connector.setPort(0);
+        connector.setPort(wantedPort);
+        connector.setReuseAddress(true);
         s.addConnector(connector);
         s.setHandler(new HttpSseHandler(this));
         s.setStopTimeout(2000);
@@ -50,15 +75,40 @@ public final class LegacySseUpstream implements AutoCloseable {
         try {
             s.start();
         } catch (Exception e) {
-            throw new IllegalStateException("could not start the fake HTTP+SSE upstream", e);
+            running = false;
+            throw new IllegalStateException("could not start the fake HTTP+SSE upstream on port " + wantedPort, e);
         }
         server = s;
         port = connector.getLocalPort();
     }
 
+    /**
+     * Stops the server: its streams end, every session is gone, new connections are refused until
+     * {@link #start()} listens on the same port again. Counters survive.
+     */
+    public synchronized void stop() {
+        if (server == null) {
+            return;
+        }
+        running = false;
+        stallPosts(false);
+        dropStreams();
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not stop the fake HTTP+SSE upstream", e);
+        }
+        server = null;
+    }
+
     /** The SSE URL a client connects to. */
     public URI url() {
         return URI.create("http://127.0.0.1:" + port + "/sse");
+    }
+
+    /** How many {@code GET /sse} streams are open now. */
+    public int openStreams() {
+        return sessions.size();
     }
 
     /** Ends every SSE stream, as a server that drops its clients does; the server stays up. */
@@ -102,19 +152,8 @@ public final class LegacySseUpstream implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        if (server == null) {
-            return;
-        }
-        running = false;
-        stallPosts(false);
-        dropStreams();
-        try {
-            server.stop();
-        } catch (Exception e) {
-            throw new IllegalStateException("could not stop the fake HTTP+SSE upstream", e);
-        }
-        server = null;
+    public void close() {
+        stop();
     }
 
     Map<String, FakeSession> sessions() {

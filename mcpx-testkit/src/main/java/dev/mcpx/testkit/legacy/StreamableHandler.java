@@ -110,7 +110,7 @@ final class StreamableHandler extends Handler.Abstract {
             rpcError(response, callback, 400, -32000, "Bad Request: Mcp-Session-Id header is required", null);
             return;
         }
-        FakeSession session = upstream.sessions().get(sessionHeader);
+        FakeSession session = upstream.session(sessionHeader);
         if (session == null) {
             sessionLost(response, callback, upstream.sessionLossAnswer());
             return;
@@ -253,7 +253,7 @@ final class StreamableHandler extends Handler.Abstract {
             rpcError(response, callback, 400, -32000, "Bad Request: Mcp-Session-Id header is required", null);
             return;
         }
-        FakeSession session = upstream.sessions().get(sessionHeader);
+        FakeSession session = upstream.session(sessionHeader);
         if (session == null) {
             sessionLost(response, callback, upstream.sessionLossAnswer());
             return;
