@@ -163,6 +163,7 @@ public final class HostRequests {
                 throw new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS, "params.uri must be the resource's URI"));
             }
             if (Methods.RESOURCES_SUBSCRIBE.equals(hostRequest.method())) {
+                admit(Methods.RESOURCES_READ, Json.object().put("uri", uri), hostView());
                 subscriptions.subscribe(host, uri);
             } else {
                 subscriptions.unsubscribe(host, uri);
@@ -192,6 +193,7 @@ public final class HostRequests {
                 continue;
             }
             try {
+                admit(Methods.RESOURCES_READ, Json.object().put("uri", uri.asString()), hostView());
                 subscriptions.subscribe(host, uri.asString());
                 honoured.add(uri.asString());
             } catch (McpException e) {

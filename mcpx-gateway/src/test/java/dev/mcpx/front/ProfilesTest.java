@@ -178,6 +178,29 @@ class ProfilesTest {
     }
 
     @Test
+    void aResourceOutsideTheProfileIsNeitherListedReadableNorSubscribable() throws Exception {
+        Profile noResources = new Profile("review", List.of("one"), new CatalogueFilter(NameFilter.ALL, NameFilter.ALL,
+                new NameFilter(List.of(), List.of("fake://*"))), Profile.Search.OFF);
+        gateway = Gateway.start(new GatewayConfig(Optional.empty(), List.of(TestGateways.fake("one", "--resources")),
+                List.of(), Optional.empty(), Limits.DEFAULTS, Optional.empty(),
+                new Profiles(Profile.WHOLE, Map.of("review", noResources))), TestGateways.settings(), Map.of());
+        await().atMost(Duration.ofSeconds(30)).until(() -> gateway.catalogue().resource("fake://note").isPresent());
+        LineHost whole = stdioHost(null);
+        LineHost review = stdioHost("review");
+        initialize(whole);
+        initialize(review);
+        ObjectNode note = Json.object().put("uri", "fake://note");
+
+        assertThat(whole.request("resources/list", null).path("result").path("resources")).hasSize(1);
+        assertThat(review.request("resources/list", null).path("result").path("resources")).isEmpty();
+        assertThat(review.request("resources/read", note).path("error").path("message").asString())
+                .isEqualTo("Resource not found: fake://note");
+        assertThat(review.request("resources/subscribe", note).path("error").path("message").asString())
+                .isEqualTo("Resource not found: fake://note");
+        assertThat(whole.request("resources/subscribe", note).has("result")).isTrue();
+    }
+
+    @Test
     void statusShowsTheProfiles() throws Exception {
         startHttp();
         HttpResponse<String> status = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
