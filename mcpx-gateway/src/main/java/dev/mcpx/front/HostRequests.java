@@ -274,11 +274,12 @@ public final class HostRequests {
             HostView hosts = hostView();
             if (Methods.TOOLS_CALL.equals(method) && hosts.profile().search().enabled()) {
                 String name = Json.text(params, "name");
-                if (SearchMode.SEARCH.equals(name)) {
-                    return SearchMode.search(catalogue.index(hosts), params);
-                }
-                if (SearchMode.DESCRIBE.equals(name)) {
-                    return SearchMode.describe(hosts, params);
+                if (SearchMode.SEARCH.equals(name) || SearchMode.DESCRIBE.equals(name)) {
+                    // as a list does: upstreams still on their first start get a bounded wait
+                    pool.awaitFirstAttempts(startWait);
+                    hosts = hostView();
+                    return SearchMode.SEARCH.equals(name) ? SearchMode.search(catalogue.index(hosts), params)
+                            : SearchMode.describe(hosts, params);
                 }
                 if (SearchMode.CALL.equals(name)) {
                     params = SearchMode.innerCall(params);

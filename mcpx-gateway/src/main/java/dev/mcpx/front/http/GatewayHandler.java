@@ -71,7 +71,8 @@ final class GatewayHandler extends Handler.Abstract {
         }
         McpEndpoint mcpFor = mcp;
         if (path.equals("/mcp") || profile != null) {
-            FrontToken token = guard.match(request.getHeaders().get("Authorization"));
+            String authorization = request.getHeaders().get("Authorization");
+            FrontToken token = authorization == null ? null : guard.match(authorization);
             if (token != null && token.profile() != null) {
                 if (profile != null && !profile.equals(token.profile())) {
                     Replies.error(response, callback, 403, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
