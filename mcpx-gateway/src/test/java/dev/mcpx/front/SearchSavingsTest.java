@@ -45,6 +45,13 @@ class SearchSavingsTest {
                 assertThat(searchBytes * 10).isLessThan(mergedBytes);
             }
         }
+        Catalogue large = catalogue(1000);
+        ObjectNode query = Json.object();
+        query.putObject("arguments").put("query", "create a pull request");
+        long answer = Json.write(SearchMode.search(large.index(large.view(SEARCH)), query))
+                .getBytes(StandardCharsets.UTF_8).length;
+        System.out.printf("a search answer (5 hits) over 1000 tools: %,d bytes, ~%,d tokens%n", answer, answer / 4);
+        assertThat(answer).isLessThan(searchBytesAt10 * 4);
     }
 
     /** {@code size} real tools over as many upstreams as the fixture's servers, repeated with new names past 217. */
