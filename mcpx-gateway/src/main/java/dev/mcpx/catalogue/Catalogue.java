@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -33,6 +34,8 @@ public final class Catalogue {
     private final Map<String, UpstreamPart> parts = new LinkedHashMap<>();
     private final List<Consumer<Set<ListKind>>> listeners = new CopyOnWriteArrayList<>();
     private volatile CatalogueView view = CatalogueView.empty();
+    private volatile Profiles profiles = Profiles.NONE;
+    private final Map<String, ToolIndex> indexes = new ConcurrentHashMap<>();
 
     /** Makes room for an upstream, in config order; its lists arrive later through {@link #replace}. */
     public void register(String upstream, String prefix) {
@@ -62,6 +65,40 @@ public final class Catalogue {
     /** Forgets an upstream (removed from the config). */
     public void remove(String upstream) {
         update(() -> parts.remove(upstream));
+    }
+
+    /**
+     * Sets the profiles (a config edit): when they differ from the last, every list may have
+     * changed for some host, and listeners hear so.
+     */
+    public void profiles(Profiles next) {
+        Profiles before;
+        synchronized (parts) {
+            before = profiles;
+            profiles = next;
+        }
+        if (!before.equals(next)) {
+            listeners.forEach(listener -> listener.accept(EnumSet.allOf(ListKind.class)));
+        }
+    }
+
+    public Profiles profiles() {
+        return profiles;
+    }
+
+    /** What hosts of {@code profile} see now. */
+    public HostView view(Profile profile) {
+        return new HostView(view, profile);
+    }
+
+    /**
+     * The search index over the tools {@code hosts} sees, rebuilt when that list changed since the
+     * last search (a list change, a filter or profile edit), so search never answers from a stale list.
+     */
+    public ToolIndex index(HostView hosts) {
+        List<ObjectNode> tools = hosts.list(ListKind.TOOLS);
+        return indexes.compute(hosts.profile().name(), (name, known) ->
+                known != null && known.indexes(tools) ? known : ToolIndex.of(tools));
     }
 
     /** Called with the kinds whose host-visible list changed, after every change. */
@@ -108,7 +145,11 @@ public final class Catalogue {
      * catalogue handed out; anything else is invalid params.
      */
     public Page page(ListKind kind, String cursor, int pageSize) {
-        List<ObjectNode> all = list(kind);
+        return page(list(kind), cursor, pageSize);
+    }
+
+    /** One page of {@code all}, as {@link #page(ListKind, String, int)} pages a merged list. */
+    public static Page page(List<ObjectNode> all, String cursor, int pageSize) {
         int start = cursor == null ? 0 : offset(cursor);
         int end = Math.min(all.size(), start + pageSize);
         String next = end < all.size() ? encode(end) : null;

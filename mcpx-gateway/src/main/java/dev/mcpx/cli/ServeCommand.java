@@ -48,12 +48,26 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     HttpAccessOptions access;
 
+    @Option(names = "--profile", paramLabel = "NAME",
+            description = "With --stdio: serve the host profile NAME of mcpx.profiles (HTTP hosts use /mcp/NAME).")
+    String profile;
+
     @Override
     public Integer call() throws Exception {
         Logging.setRoot(System.getenv().getOrDefault("MCPX_LOG", "INFO"));
         GatewayConfig loaded = config.load();
         InetSocketAddress address = httpAddress(loaded);
         HttpSecurity security = address == null ? HttpSecurity.NONE : secure(address, loaded);
+        if (profile != null && address != null) {
+            throw new UsageException("--profile is for --stdio; over HTTP a host chooses its profile with the path "
+                    + "/mcp/" + profile + " or a token bound to it");
+        }
+        if (profile != null && loaded.profiles().find(profile).isEmpty()) {
+            throw new UsageException("--profile " + profile + ": no such profile in mcpx.profiles of "
+                    + loaded.source().map(Path::toString).orElse("the config") + " (configured: "
+                    + (loaded.profiles().named().isEmpty() ? "none" : String.join(", ",
+                    new java.util.TreeSet<>(loaded.profiles().named().keySet()))) + ")");
+        }
         // stdout belongs to MCP: anything that prints by accident goes to stderr instead
         OutputStream mcpOut = new FileOutputStream(FileDescriptor.out);
         System.setOut(System.err);
@@ -61,7 +75,7 @@ final class ServeCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "mcpx-shutdown"));
         if (address == null) {
             LOG.info("serving on stdio with {} upstreams", loaded.upstreams().size());
-            new StdioFront(gateway.hostRequests(), gateway.listChanges(), gateway.frontLimits(), System.in, mcpOut).run();
+            new StdioFront(gateway.hostRequests().forProfile(profile), gateway.listChanges(), gateway.frontLimits(), System.in, mcpOut).run();
             gateway.close();
             return Main.OK;
         }

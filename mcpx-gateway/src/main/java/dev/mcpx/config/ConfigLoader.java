@@ -1,5 +1,6 @@
 package dev.mcpx.config;
 
+import dev.mcpx.catalogue.Profiles;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -76,7 +77,17 @@ public final class ConfigLoader {
             upstreams.add(parser.parse(entry.getKey(), entry.getValue()));
         }
         rejectSharedPrefixes(file, upstreams);
-        return new GatewayConfig(Optional.of(file), upstreams, options.tokens(), options.http(), options.limits(), options.tls());
+        Profiles profiles = top.get("mcpx") instanceof ObjectNode mcpx ? new ProfilesParser(file).parse(mcpx, upstreams)
+                : Profiles.NONE;
+        for (FrontToken token : options.tokens()) {
+            if (token.profile() != null && !profiles.named().containsKey(token.profile())) {
+                throw new ConfigException(file, null, "\"mcpx.tokens." + token.name() + ".profile\" names \""
+                        + token.profile() + "\", which is not in mcpx.profiles (known: "
+                        + String.join(", ", profiles.named().keySet()) + ")");
+            }
+        }
+        return new GatewayConfig(Optional.of(file), upstreams, options.tokens(), options.http(), options.limits(), options.tls(),
+                profiles);
     }
 
     /** Two upstreams under one non-empty prefix would put their tools in one namespace. */
@@ -112,7 +123,8 @@ public final class ConfigLoader {
     /** The optional top-level {@code "mcpx"} object. */
     record GatewayOptions(List<FrontToken> tokens, Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls) {
 
-        private static final java.util.Set<String> KNOWN = java.util.Set.of("token", "tokens", "tls", "http", "limits");
+        private static final java.util.Set<String> KNOWN = java.util.Set.of("token", "tokens", "tls", "http", "limits",
+                "profiles", "search");
 
         static GatewayOptions parse(Path file, JsonNode node, VariableExpander expander) {
             if (node == null) {
@@ -124,7 +136,7 @@ public final class ConfigLoader {
             Fields fields = new Fields(file, null, "mcpx.");
             for (String name : options.propertyNames()) {
                 if (!KNOWN.contains(name)) {
-                    throw new ConfigException(file, null, "\"mcpx\" has unknown option \"" + name + "\" (known: token, tokens, tls, http, limits)");
+                    throw new ConfigException(file, null, "\"mcpx\" has unknown option \"" + name + "\" (known: token, tokens, tls, http, limits, profiles, search)");
                 }
             }
             FrontOptionsParser front = new FrontOptionsParser(file, expander);

@@ -12,7 +12,7 @@ import tools.jackson.databind.node.ObjectNode;
 /** {@code mcpx.token}, {@code mcpx.tokens} and {@code mcpx.tls}: who may use the HTTP front, and its certificate. */
 final class FrontOptionsParser {
 
-    private static final Set<String> TOKEN_KEYS = Set.of("token", "file", "scope");
+    private static final Set<String> TOKEN_KEYS = Set.of("token", "file", "scope", "profile");
     private static final Set<String> TLS_KEYS = Set.of("cert", "key");
 
     private final Path file;
@@ -61,7 +61,7 @@ final class FrontOptionsParser {
         }
         for (String key : token.propertyNames()) {
             if (!TOKEN_KEYS.contains(key)) {
-                throw problem("\"" + where + "\" has unknown key \"" + key + "\" (known: token, file, scope)");
+                throw problem("\"" + where + "\" has unknown key \"" + key + "\" (known: token, file, scope, profile)");
             }
         }
         Fields inner = new Fields(file, null, where + ".");
@@ -76,8 +76,10 @@ final class FrontOptionsParser {
         if ((secret == null) == (path == null)) {
             throw problem("\"" + where + "\" needs exactly one of \"token\" and \"file\"");
         }
-        return secret != null ? secret(name, secret, where + ".token", scope)
+        FrontToken parsed = secret != null ? secret(name, secret, where + ".token", scope)
                 : FrontToken.fromFile(name, path(path, where + ".file"), scope);
+        String profile = inner.string(token, "profile");
+        return profile == null ? parsed : parsed.bound(profile);
     }
 
     private FrontToken secret(String name, String text, String where, FrontToken.Scope scope) {

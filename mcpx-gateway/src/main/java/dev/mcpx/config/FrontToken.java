@@ -10,9 +10,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One bearer token the HTTP front accepts, with a name for logs (never the secret) and what it
- * may reach: everything, or the monitoring endpoints only.
+ * may reach: everything, or the monitoring endpoints only; {@code profile}, when not null, is
+ * the one profile its hosts are served (whatever path they ask for).
  */
-public record FrontToken(String name, String secret, Scope scope) {
+public record FrontToken(String name, String secret, Scope scope, String profile) {
 
     public enum Scope {
         /** {@code /mcp} and the monitoring endpoints. */
@@ -25,6 +26,16 @@ public record FrontToken(String name, String secret, Scope scope) {
         if (secret == null || secret.isBlank()) {
             throw new IllegalArgumentException("a token must not be empty");
         }
+    }
+
+    /** A token bound to no profile. */
+    public FrontToken(String name, String secret, Scope scope) {
+        this(name, secret, scope, null);
+    }
+
+    /** The same token, serving only {@code profileName}. */
+    public FrontToken bound(String profileName) {
+        return new FrontToken(name, secret, scope, profileName);
     }
 
     /**
@@ -66,6 +77,6 @@ public record FrontToken(String name, String secret, Scope scope) {
     /** The secret is never printed. */
     @Override
     public String toString() {
-        return "FrontToken[" + name + ", " + scope + "]";
+        return "FrontToken[" + name + ", " + scope + (profile == null ? "" : ", profile " + profile) + "]";
     }
 }

@@ -1,5 +1,6 @@
 package dev.mcpx.config;
 
+import dev.mcpx.catalogue.Profiles;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,9 +15,10 @@ import java.util.Optional;
  * @param http      address the HTTP front binds when {@code serve --http} gives none
  * @param limits    the operator's limits ({@code mcpx.limits})
  * @param tls       the HTTP front's certificate and key ({@code mcpx.tls}), if it serves TLS
+ * @param profiles  what hosts see: {@code mcpx.profiles} and {@code mcpx.search}
  */
 public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
-                            Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls) {
+                            Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls, Profiles profiles) {
 
     public GatewayConfig {
         upstreams = List.copyOf(upstreams);
@@ -26,6 +28,12 @@ public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstream
     /** A config with no front options (no tokens, no TLS, the default limits). */
     public GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams) {
         this(source, upstreams, List.of(), Optional.empty(), Limits.DEFAULTS, Optional.empty());
+    }
+
+    /** A config without profiles or search mode. */
+    public GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
+                         Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls) {
+        this(source, upstreams, tokens, http, limits, tls, Profiles.NONE);
     }
 
     public Optional<UpstreamConfig> upstream(String name) {
@@ -45,6 +53,6 @@ public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstream
     public String toString() {
         return "GatewayConfig[source=" + source + ", upstreams=" + upstreams + ", tokens="
                 + tokens.stream().map(FrontToken::name).toList() + ", http=" + http + ", limits=" + limits
-                + ", tls=" + tls + "]";
+                + ", tls=" + tls + ", profiles=" + profiles.named().keySet() + "]";
     }
 }

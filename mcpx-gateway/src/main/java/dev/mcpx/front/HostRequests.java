@@ -1,7 +1,10 @@
 package dev.mcpx.front;
 
 import dev.mcpx.catalogue.Catalogue;
+import dev.mcpx.catalogue.HostView;
 import dev.mcpx.catalogue.ListKind;
+import dev.mcpx.catalogue.Profile;
+import dev.mcpx.catalogue.Route;
 import dev.mcpx.client.Cancellation;
 import dev.mcpx.client.ServerRequestHandler;
 import dev.mcpx.pool.Pool;
@@ -27,7 +30,9 @@ import dev.mcpx.router.Router;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -38,6 +43,8 @@ import tools.jackson.databind.node.ObjectNode;
  * Answers one host request in either era, the same for every front: the lifecycle methods
  * ({@code initialize}, {@code server/discover}, {@code ping}) and the merged lists here, the
  * rest through the {@link Router}. Every request gets exactly one answer, never an exception.
+ * An instance serves one profile ({@link #forProfile}): its hosts see only that profile's
+ * catalogue, and a name outside it is unknown to them.
  */
 public final class HostRequests {
 
@@ -59,6 +66,8 @@ public final class HostRequests {
     private final Duration startWait;
     private final int pageSize;
     private final HostRoots roots;
+    /** The profile this instance serves; null for the default one ({@code /mcp}). */
+    private final String profileName;
 
     public HostRequests(Catalogue catalogue, Pool pool, ServerIdentity identity, Duration startWait, int pageSize) {
         this(catalogue, pool, identity, startWait, pageSize, HeldCalls.Limits.DEFAULT);
@@ -81,6 +90,45 @@ public final class HostRequests {
         this.identity = identity;
         this.startWait = startWait;
         this.pageSize = pageSize;
+        this.profileName = null;
+    }
+
+    private HostRequests(HostRequests shared, String profileName) {
+        this.roots = shared.roots;
+        this.catalogue = shared.catalogue;
+        this.pool = shared.pool;
+        this.router = shared.router;
+        this.subscriptions = shared.subscriptions;
+        this.identity = shared.identity;
+        this.startWait = shared.startWait;
+        this.pageSize = shared.pageSize;
+        this.profileName = profileName;
+    }
+
+    /**
+     * The same gateway as seen by the hosts of profile {@code name} (null or empty: the default
+     * one). Whether the profile exists is judged on each request, so a config edit that adds or
+     * removes it applies at once.
+     */
+    public HostRequests forProfile(String name) {
+        return new HostRequests(this, name == null || name.isEmpty() ? null : name);
+    }
+
+    /** The profile served, null for the default one. */
+    public String profileName() {
+        return profileName;
+    }
+
+    /** True when profile {@code name} is configured now (null or empty: the default one, always). */
+    public boolean hasProfile(String name) {
+        return catalogue.profiles().find(name).isPresent();
+    }
+
+    /** What this instance's hosts see now; a profile removed from the config leaves them nothing to use. */
+    private HostView hostView() {
+        Profile profile = catalogue.profiles().find(profileName).orElseThrow(() -> new McpErrorException(
+                JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "profile \"" + profileName + "\" is no longer configured")));
+        return catalogue.view(profile);
     }
 
     /** The connected hosts' roots. */
@@ -90,7 +138,10 @@ public final class HostRequests {
 
     /** The inputSchema of a host-facing tool name, if the catalogue has that tool. */
     public Optional<JsonNode> toolInputSchema(String exposedName) {
-        return catalogue.list(ListKind.TOOLS).stream()
+        if (!hasProfile(profileName)) {
+            return Optional.empty();
+        }
+        return hostView().list(ListKind.TOOLS).stream()
                 .filter(tool -> exposedName.equals(Json.text(tool, "name")))
                 .findFirst()
                 .map(tool -> tool.get("inputSchema"));
@@ -112,6 +163,7 @@ public final class HostRequests {
                 throw new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS, "params.uri must be the resource's URI"));
             }
             if (Methods.RESOURCES_SUBSCRIBE.equals(hostRequest.method())) {
+                admit(Methods.RESOURCES_READ, Json.object().put("uri", uri), hostView());
                 subscriptions.subscribe(host, uri);
             } else {
                 subscriptions.unsubscribe(host, uri);
@@ -141,6 +193,7 @@ public final class HostRequests {
                 continue;
             }
             try {
+                admit(Methods.RESOURCES_READ, Json.object().put("uri", uri.asString()), hostView());
                 subscriptions.subscribe(host, uri.asString());
                 honoured.add(uri.asString());
             } catch (McpException e) {
@@ -217,7 +270,23 @@ public final class HostRequests {
             ObjectNode meta = Json.objectAt(hostRequest.params(), MetaKeys.META);
             ObjectNode declared = era == Era.MODERN ? Json.objectAt(meta, MetaKeys.CLIENT_CAPABILITIES) : hostCapabilities;
             LogLevel logLevel = era == Era.MODERN ? LogLevel.parse(Json.text(meta, MetaKeys.LOG_LEVEL)) : legacyLogLevel;
-            return router.route(new HostCall(method, hostRequest.params(), hostProgress, cancellation, era,
+            ObjectNode params = hostRequest.params();
+            HostView hosts = hostView();
+            if (Methods.TOOLS_CALL.equals(method) && hosts.profile().search().enabled()) {
+                String name = Json.text(params, "name");
+                if (SearchMode.SEARCH.equals(name) || SearchMode.DESCRIBE.equals(name)) {
+                    // as a list does: upstreams still on their first start get a bounded wait
+                    pool.awaitFirstAttempts(startWait);
+                    hosts = hostView();
+                    return SearchMode.SEARCH.equals(name) ? SearchMode.search(catalogue.index(hosts), params)
+                            : SearchMode.describe(hosts, params);
+                }
+                if (SearchMode.CALL.equals(name)) {
+                    params = SearchMode.innerCall(params);
+                }
+            }
+            admit(method, params, hosts);
+            return router.route(new HostCall(method, params, hostProgress, cancellation, era,
                     declared, hostAsks, hostLog, logLevel));
         }
         if (Methods.LOGGING_SET_LEVEL.equals(method) && LogLevel.parse(Json.text(hostRequest.params(), "level")) == null) {
@@ -234,6 +303,64 @@ public final class HostRequests {
             default -> throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
                     "Method not found: " + method));
         };
+    }
+
+    /**
+     * Refuses what the profile does not show as the router refuses what does not exist: an
+     * unknown tool or prompt, a resource not found. A name not in the catalogue at all is left
+     * to the router, which waits for upstreams still starting and says which one is down.
+     */
+    private void admit(String method, ObjectNode params, HostView hosts) {
+        if (hosts.profile().whole()) {
+            return;
+        }
+        switch (method) {
+            case Methods.TOOLS_CALL -> admit(Json.text(params, "name"), hosts, HostView::tool, catalogue::tool,
+                    name -> invalidParams("Unknown tool: " + name));
+            case Methods.PROMPTS_GET -> admit(Json.text(params, "name"), hosts, HostView::prompt, catalogue::prompt,
+                    name -> invalidParams("Unknown prompt: " + name));
+            case Methods.RESOURCES_READ -> admit(Json.text(params, "uri"), hosts, HostView::resource,
+                    catalogue::resource, HostRequests::resourceNotFound);
+            case Methods.COMPLETION_COMPLETE -> {
+                ObjectNode ref = Json.objectAt(params, "ref");
+                if ("ref/prompt".equals(Json.text(ref, "type"))) {
+                    admit(Json.text(ref, "name"), hosts, HostView::prompt, catalogue::prompt,
+                            name -> invalidParams("Unknown prompt: " + name));
+                } else if ("ref/resource".equals(Json.text(ref, "type"))) {
+                    admit(Json.text(ref, "uri"), hosts, HostView::resource, catalogue::resource,
+                            HostRequests::resourceNotFound);
+                }
+            }
+            default -> {
+                // tasks are the host's own: their ids are unguessable and came from its calls
+            }
+        }
+    }
+
+    private void admit(String key, HostView hosts, BiFunction<HostView, String, Optional<Route>> seen,
+                       Function<String, Optional<Route>> anywhere, Function<String, McpErrorException> refusal) {
+        if (key == null || seen.apply(hosts, key).isPresent()) {
+            return;
+        }
+        if (anywhere.apply(key).isEmpty()) {
+            pool.awaitFirstAttempts(startWait);
+            if (anywhere.apply(key).isEmpty()) {
+                return;
+            }
+            if (seen.apply(hostView(), key).isPresent()) {
+                return;
+            }
+        }
+        throw refusal.apply(key);
+    }
+
+    private static McpErrorException invalidParams(String message) {
+        return new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS, message));
+    }
+
+    private static McpErrorException resourceNotFound(String uri) {
+        return new McpErrorException(new JsonRpcError(ErrorCodes.RESOURCE_NOT_FOUND_LEGACY, "Resource not found: " + uri,
+                Json.object().put("uri", uri)));
     }
 
     /** The extensions mcpx passes through: tasks, once an upstream that is up offers it. */
@@ -255,7 +382,9 @@ public final class HostRequests {
             // lists are not trusted forever: one whose upstream ttlMs ran out is read again first
             pool.refreshExpired(kind, startWait);
         }
-        Catalogue.Page page = catalogue.page(kind, cursor, pageSize);
+        HostView hosts = hostView();
+        Catalogue.Page page = kind == ListKind.TOOLS && hosts.profile().search().enabled()
+                ? Catalogue.page(SearchMode.listed(hosts), cursor, pageSize) : hosts.page(kind, cursor, pageSize);
         ObjectNode result = Json.object();
         var items = result.putArray(kind.field());
         page.items().forEach(items::add);

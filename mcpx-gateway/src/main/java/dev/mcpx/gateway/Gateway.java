@@ -46,6 +46,7 @@ public final class Gateway implements AutoCloseable {
         this.frontLimits = LimitChanges.front(config.limits());
         this.pool = new Pool(catalogue, settings.clients(), settings.backoff());
         this.changes = new ListChanges(catalogue, settings.debounce());
+        catalogue.profiles(config.profiles());
         HostRoots roots = new HostRoots();
         this.requests = new HostRequests(catalogue, pool, settings.identity(), settings.startWait(), settings.pageSize(),
                 settings.heldCalls(), roots);
@@ -78,6 +79,7 @@ public final class Gateway implements AutoCloseable {
         LimitChanges.warnFrontRestartNeeded(frontLimits, LimitChanges.front(next.limits()));
         LimitChanges.warnFrontAccessChanged(started, next);
         config = next;
+        catalogue.profiles(next.profiles());
         pool.apply(next);
     }
 

@@ -98,6 +98,34 @@ class CliErrorsTest {
     }
 
     @Test
+    void anUnknownProfileOnStdioExitsTwoListingTheConfiguredOnes() throws IOException {
+        ObjectNode root = (ObjectNode) Json.parse(Files.readString(fakeConfig()));
+        root.putObject("mcpx").putObject("profiles").putObject("review").putArray("servers").add("fake");
+        CliRun run = CliRun.of("serve", "--stdio", "--profile", "nope", "-c", config(Json.write(root)).toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--profile nope").contains("review");
+    }
+
+    @Test
+    void aProfileNamingAServerNotConfiguredExitsTwo() throws IOException {
+        CliRun run = CliRun.of("tools", "-c", config("{\"mcpx\": {\"profiles\": {\"review\": {\"servers\": [\"github\"]}}},"
+                + " \"mcpServers\": {}}").toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("mcpx.profiles.review.servers").contains("github");
+    }
+
+    @Test
+    void aTokenBoundToAnUnknownProfileExitsTwo() throws IOException {
+        CliRun run = CliRun.of("tools", "-c", config("{\"mcpx\": {\"tokens\": {\"alice\": {\"token\": \"s\", "
+                + "\"profile\": \"review\"}}}, \"mcpServers\": {}}").toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("mcpx.tokens.alice.profile").contains("review");
+    }
+
+    @Test
     void withNoConfigAnywhereTheBuiltInDefaultStillAnswers() {
         CliRun run = CliRun.of("tools");
 

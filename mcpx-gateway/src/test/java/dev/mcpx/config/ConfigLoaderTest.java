@@ -310,7 +310,7 @@ class ConfigLoaderTest {
     void badGatewayOptionsAreRejected() {
         assertThat(failure("{'mcpx': [], 'mcpServers': {}}").problem()).isEqualTo("\"mcpx\" must be an object, not an array");
         assertThat(failure("{'mcpx': {'port': 1}, 'mcpServers': {}}").problem())
-                .isEqualTo("\"mcpx\" has unknown option \"port\" (known: token, tokens, tls, http, limits)");
+                .isEqualTo("\"mcpx\" has unknown option \"port\" (known: token, tokens, tls, http, limits, profiles, search)");
         assertThat(failure("{'mcpx': {'http': '8080'}, 'mcpServers': {}}").problem())
                 .isEqualTo("mcpx.http must be HOST:PORT (e.g. 127.0.0.1:8080), not \"8080\"");
         assertThat(failure("{'mcpx': {'http': 'localhost:99999'}, 'mcpServers': {}}").problem()).startsWith("mcpx.http must be");
@@ -350,7 +350,7 @@ class ConfigLoaderTest {
         assertThat(failure("{'mcpx': {'tokens': {'a': {'token': 'x', 'scope': 'admin'}}}, 'mcpServers': {}}").problem())
                 .isEqualTo("\"mcpx.tokens.a.scope\" must be \"all\" or \"monitor\", not \"admin\"");
         assertThat(failure("{'mcpx': {'tokens': {'a': {'token': 'x', 'role': 'y'}}}, 'mcpServers': {}}").problem())
-                .isEqualTo("\"mcpx.tokens.a\" has unknown key \"role\" (known: token, file, scope)");
+                .isEqualTo("\"mcpx.tokens.a\" has unknown key \"role\" (known: token, file, scope, profile)");
         ConfigException missing = failure("{'mcpx': {'tokens': {'a': {'file': 'absent.token'}}}, 'mcpServers': {}}");
         assertThat(missing.file()).isEqualTo(dir.resolve("absent.token").toAbsolutePath().normalize());
         assertThat(missing.problem()).isEqualTo("no such token file");

@@ -1,5 +1,6 @@
 package dev.mcpx.front.http;
 
+import dev.mcpx.config.FrontToken;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.JsonRpcError;
 import java.util.Set;
@@ -8,7 +9,11 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
-/** Every HTTP request: the access checks first, then {@code /mcp} or {@code /status}. */
+/**
+ * Every HTTP request: the access checks first, then {@code /mcp}, {@code /mcp/<profile>} or
+ * {@code /status}. A token bound to a profile is served that profile on {@code /mcp} and
+ * refused on any other profile's path.
+ */
 final class GatewayHandler extends Handler.Abstract {
 
     /**
@@ -16,6 +21,7 @@ final class GatewayHandler extends Handler.Abstract {
      * counts as {@code /mcp}, so a new endpoint is never open by omission.
      */
     static final Set<String> MONITORING = Set.of("/status");
+    private static final String PROFILE_PATH = "/mcp/";
 
     private final AccessGuard guard;
     private final McpEndpoint mcp;
@@ -58,12 +64,39 @@ final class GatewayHandler extends Handler.Abstract {
             }
         }
         String method = request.getMethod();
+        String profile = path.startsWith(PROFILE_PATH) ? path.substring(PROFILE_PATH.length()) : null;
+        if (profile != null && (profile.isEmpty() || profile.contains("/"))) {
+            profile = null;
+            path = "/not-found";
+        }
+        McpEndpoint mcpFor = mcp;
+        if (path.equals("/mcp") || profile != null) {
+            String authorization = request.getHeaders().get("Authorization");
+            FrontToken token = authorization == null ? null : guard.match(authorization);
+            if (token != null && token.profile() != null) {
+                if (profile != null && !profile.equals(token.profile())) {
+                    Replies.error(response, callback, 403, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                            "Forbidden: this token is served profile \"" + token.profile() + "\" only (at /mcp or /mcp/"
+                                    + token.profile() + ")"));
+                    return true;
+                }
+                profile = token.profile();
+            }
+            McpEndpoint endpoint = mcp.forProfile(profile);
+            if (endpoint == null) {
+                Replies.error(response, callback, 404, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                        "Not found: no profile \"" + profile + "\" is configured (mcpx.profiles)"));
+                return true;
+            }
+            path = "/mcp";
+            mcpFor = endpoint;
+        }
         switch (path) {
             case "/mcp" -> {
                 switch (method) {
-                    case "POST" -> mcp.post(request, response, callback);
-                    case "GET" -> mcp.get(request, response, callback);
-                    case "DELETE" -> mcp.delete(request, response, callback);
+                    case "POST" -> mcpFor.post(request, response, callback);
+                    case "GET" -> mcpFor.get(request, response, callback);
+                    case "DELETE" -> mcpFor.delete(request, response, callback);
                     default -> Replies.text(response, callback, 405, "text/plain", "method not allowed\n",
                             "Allow", "GET, POST, DELETE");
                 }

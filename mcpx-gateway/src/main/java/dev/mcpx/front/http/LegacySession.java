@@ -28,6 +28,8 @@ final class LegacySession {
     volatile boolean initialized;
     /** Server->client requests passed to this host during its calls (set at initialize). */
     volatile HostAsks asks = new HostAsks(null, HOST_ANSWER_TIMEOUT);
+    /** The profile whose path created the session (null: {@code /mcp}'s own). */
+    volatile String profile;
     /** The level the host set with logging/setLevel (null: none yet). */
     volatile LogLevel logLevel;
     /** The updates of resources this host subscribed to go on its GET stream (dropped while it has none). */

@@ -27,6 +27,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Response;
@@ -69,6 +70,30 @@ final class McpEndpoint {
         this.maxBody = maxBody;
     }
 
+    private McpEndpoint(McpEndpoint shared, HostRequests requests) {
+        this.requests = requests;
+        this.sessions = shared.sessions;
+        this.listeners = shared.listeners;
+        this.keepAlive = shared.keepAlive;
+        this.sse = shared.sse;
+        this.listenAndResume = shared.listenAndResume;
+        this.maxBody = shared.maxBody;
+    }
+
+    /** This endpoint for the hosts of profile {@code name} ({@code /mcp/<name>}), or null when there is no such profile. */
+    McpEndpoint forProfile(String name) {
+        if (!requests.hasProfile(name)) {
+            return null;
+        }
+        return name == null ? this : new McpEndpoint(this, requests.forProfile(name));
+    }
+
+    /** A session lives on the path that created it: another profile's hosts cannot use it. */
+    private LegacySession session(String sessionId) {
+        LegacySession session = sessions.get(sessionId);
+        return session != null && Objects.equals(session.profile, requests.profileName()) ? session : null;
+    }
+
     void post(org.eclipse.jetty.server.Request request, Response response, Callback callback) throws Exception {
         String body = request.getLength() > maxBody ? null : boundedBody(request, maxBody);
         if (body == null) {
@@ -91,7 +116,7 @@ final class McpEndpoint {
         if (hostMessage instanceof Request hostRequest && Methods.INITIALIZE.equals(hostRequest.method()) && !modern) {
             initialize(hostRequest, response, callback);
         } else if (sessionId != null) {
-            LegacySession session = sessions.get(sessionId);
+            LegacySession session = session(sessionId);
             if (session == null) {
                 Replies.error(response, callback, 404, idOf(hostMessage),
                         JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Session not found: " + sessionId));
@@ -121,6 +146,7 @@ final class McpEndpoint {
     private void initialize(Request hostRequest, Response response, Callback callback) {
         ProtocolVersion version = ServerIdentity.negotiate(Json.text(hostRequest.params(), "protocolVersion"));
         LegacySession session = sessions.create(version);
+        session.profile = requests.profileName();
         session.asks = new HostAsks(Json.objectAt(hostRequest.params(), "capabilities"), LegacySession.HOST_ANSWER_TIMEOUT);
         session.onListen = () -> {
             if (session.rootsWanted) {
@@ -316,7 +342,7 @@ final class McpEndpoint {
             Replies.text(response, callback, 405, "text/plain", "GET needs an Mcp-Session-Id (legacy listen stream)\n", "Allow", "POST");
             return;
         }
-        LegacySession session = sessions.get(sessionId);
+        LegacySession session = session(sessionId);
         if (session == null) {
             Replies.error(response, callback, 404, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Session not found: " + sessionId));
             return;
@@ -330,7 +356,7 @@ final class McpEndpoint {
             Replies.text(response, callback, 405, "text/plain", "DELETE needs an Mcp-Session-Id\n", "Allow", "POST");
             return;
         }
-        LegacySession session = sessions.remove(sessionId);
+        LegacySession session = session(sessionId) == null ? null : sessions.remove(sessionId);
         if (session == null) {
             Replies.error(response, callback, 404, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Session not found: " + sessionId));
             return;

@@ -1,6 +1,8 @@
 package dev.mcpx.front.http;
 
 import dev.mcpx.catalogue.Catalogue;
+import dev.mcpx.catalogue.ListKind;
+import dev.mcpx.catalogue.Profile;
 import dev.mcpx.catalogue.ShortName;
 import dev.mcpx.pool.Pool;
 import dev.mcpx.pool.UpstreamStatus;
@@ -62,6 +64,14 @@ final class StatusPage {
                 }
             }
         }
+        ArrayNode profiles = page.putArray("profiles");
+        for (Profile profile : catalogue.profiles().named().values().stream()
+                .sorted(java.util.Comparator.comparing(Profile::name)).toList()) {
+            profiles.add(profile(profile));
+        }
+        if (catalogue.profiles().whole().search().enabled()) {
+            page.set("search", profile(catalogue.profiles().whole()));
+        }
         ObjectNode sse = page.putObject("sse");
         sse.put("resumptions", replay.resumptions.get());
         sse.put("replayedEvents", replay.replayedEvents.get());
@@ -71,5 +81,21 @@ final class StatusPage {
         sse.put("keptEvents", replay.keptEvents.get());
         sse.put("keptBytes", replay.keptBytes.get());
         return page;
+    }
+
+    /** A profile's path, servers, search mode and how many tools its hosts can call now. */
+    private ObjectNode profile(Profile profile) {
+        ObjectNode entry = Json.object();
+        if (!profile.isDefault()) {
+            entry.put("name", profile.name());
+            entry.put("path", "/mcp/" + profile.name());
+            profile.servers().forEach(entry.putArray("servers")::add);
+        }
+        entry.put("search", profile.search().enabled());
+        if (!profile.search().pin().isEmpty()) {
+            profile.search().pin().forEach(entry.putArray("pin")::add);
+        }
+        entry.put("tools", catalogue.view(profile).list(ListKind.TOOLS).size());
+        return entry;
     }
 }
