@@ -90,10 +90,7 @@ public final class HostRequests {
 
     /** The inputSchema of a host-facing tool name, if the catalogue has that tool. */
     public Optional<JsonNode> toolInputSchema(String exposedName) {
-        return catalogue.list(ListKind.TOOLS).stream()
-                .filter(tool -> exposedName.equals(Json.text(tool, "name")))
-                .findFirst()
-                .map(tool -> tool.get("inputSchema"));
+        return catalogue.listedTool(exposedName).map(tool -> tool.get("inputSchema"));
     }
 
     /** Modern hosts' calls to legacy upstreams waiting for the host's next MRTR round now. */
