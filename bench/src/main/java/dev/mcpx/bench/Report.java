@@ -122,8 +122,8 @@ final class Report {
             HopBench.Latency d = hop.latencies().stream().filter(x -> x.setup().equals(direct)).findFirst().orElse(null);
             boolean viaMcpx = l.setup().startsWith("mcpx") && d != null;
             md.append(fmt("| %s | %.3f | %.3f | %s | %s |%n", l.setup(), l.firstHundredP50Millis(), l.warmP50Millis(),
-                    viaMcpx ? fmt("+%.3f ms", l.firstHundredP50Millis() - d.firstHundredP50Millis()) : "",
-                    viaMcpx ? fmt("+%.3f ms", l.warmP50Millis() - d.warmP50Millis()) : ""));
+                    viaMcpx ? fmt("%+.3f ms", l.firstHundredP50Millis() - d.firstHundredP50Millis()) : "",
+                    viaMcpx ? fmt("%+.3f ms", l.warmP50Millis() - d.warmP50Millis()) : ""));
         }
         md.append('\n');
         if (hop.wrkMissing() != null) {
