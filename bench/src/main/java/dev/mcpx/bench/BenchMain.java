@@ -11,8 +11,9 @@ import java.util.Set;
  * Runs the end-to-end benchmarks (and the JMH ones) and writes docs/benchmarks.md.
  *
  * <pre>
- * bench/run [--sections load,heal,startup,scale,jmh] [--rounds 3] [--window-ms 2000]
- *           [--warmup-ms 500] [--callers 1,8,32,128] [--setups direct,mcpx] [--out docs/benchmarks.md]
+ * bench/run [--sections hop,load,heal,startup,scale,jmh] [--rounds 3] [--window-ms 2000]
+ *           [--warmup-ms 500] [--callers 1,8,32,128] [--setups direct,mcpx] [--upstreams legacy-http,stdio,modern-http]
+ *           [--out docs/benchmarks.md]
  * </pre>
  */
 public final class BenchMain {
@@ -24,6 +25,9 @@ public final class BenchMain {
         Options options = Options.parse(args);
         BenchEnv env = BenchEnv.locate();
         Report report = new Report(options, env);
+        if (options.sections().contains("hop")) {
+            report.hop(HopBench.run(env, options.rounds(), Duration.ofMillis(options.windowMillis()), options.upstreams()));
+        }
         if (options.sections().contains("load")) {
             report.load(LoadBench.run(env, options.callers(), options.setups(), options.rounds(),
                     Duration.ofMillis(options.warmupMillis()), Duration.ofMillis(options.windowMillis())));
@@ -50,15 +54,16 @@ public final class BenchMain {
 
     /** {@code setups}: the load set-ups to run, by the way they reach the upstream (all when empty). */
     record Options(Set<String> sections, int rounds, long windowMillis, long warmupMillis, List<Integer> callers,
-                   Set<String> setups, Path out, String commandLine) {
+                   Set<String> setups, Set<String> upstreams, Path out, String commandLine) {
 
         static Options parse(String[] args) {
-            Set<String> sections = Set.of("load", "heal", "startup", "scale", "jmh");
+            Set<String> sections = Set.of("hop", "load", "heal", "startup", "scale", "jmh");
             int rounds = 3;
             long window = 2000;
             long warmup = 500;
             List<Integer> callers = List.of(1, 8, 32, 128);
             Set<String> setups = Set.of();
+            Set<String> upstreams = Set.of();
             Path out = null;
             for (int i = 0; i < args.length; i++) {
                 String value = i + 1 < args.length ? args[i + 1] : null;
@@ -69,6 +74,7 @@ public final class BenchMain {
                     case "--warmup-ms" -> warmup = Long.parseLong(value);
                     case "--callers" -> callers = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
                     case "--setups" -> setups = Set.of(value.split(","));
+                    case "--upstreams" -> upstreams = Set.of(value.split(","));
                     case "--out" -> out = Path.of(value);
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
@@ -79,7 +85,7 @@ public final class BenchMain {
             if (at >= 0) {
                 shown.subList(at, Math.min(at + 2, shown.size())).clear();
             }
-            return new Options(sections, rounds, window, warmup, callers, setups, out, String.join(" ", shown));
+            return new Options(sections, rounds, window, warmup, callers, setups, upstreams, out, String.join(" ", shown));
         }
     }
 }

@@ -101,6 +101,75 @@ final class Report {
         return load.stream().filter(r -> r.setup().equals(name) && r.callers() == callers).findFirst();
     }
 
+    void hop(HopBench.Result hop) {
+        StringBuilder md = new StringBuilder("## The hop: CPU per call, latency, warm-up (issue 17)\n\n");
+        md.append("mcpx (`bin/mcpx serve --http`, a fresh gateway per set-up and round) in front of the in-process fast ")
+                .append("legacy and modern HTTP upstreams and the stdio fake; the host is mcpx's own client on one legacy ")
+                .append("session over keep-alive. Per set-up: p50 of the first ").append(HopBench.FIRST_CALLS)
+                .append(" calls after start, then calls up to ").append(HopBench.WARM_UP_CALLS)
+                .append(", then a window of ").append(options.windowMillis()).append(" ms at 1 and at 16 callers. ")
+                .append("CPU per call is the gateway process's user + system time over the window (from /proc) divided ")
+                .append("by the calls finished in it: robust on a shared machine where wall time is not. Direct set-ups ")
+                .append("have no gateway. Medians of ").append(hop.rounds()).append(" rounds.\n\n");
+        md.append("| set-up | callers | calls/s | p50 ms | gateway CPU us/call | errors |\n|---|---:|---:|---:|---:|---:|\n");
+        for (HopBench.Cell c : hop.cells()) {
+            md.append(fmt("| %s | %d | %.0f | %.3f | %s | %d |%n", c.setup(), c.callers(), c.callsPerSecond(), c.p50Millis(),
+                    Double.isNaN(c.cpuMicrosPerCall()) ? "-" : fmt("%.0f", c.cpuMicrosPerCall()), c.errors()));
+        }
+        md.append("\n| set-up | p50 first 100 calls ms | p50 warm ms | added first 100 | added warm |\n|---|---:|---:|---:|---:|\n");
+        for (HopBench.Latency l : hop.latencies()) {
+            String direct = l.setup().contains("stdio") ? "direct / stdio" : "direct / legacy-http";
+            HopBench.Latency d = hop.latencies().stream().filter(x -> x.setup().equals(direct)).findFirst().orElse(null);
+            boolean viaMcpx = l.setup().startsWith("mcpx") && d != null;
+            md.append(fmt("| %s | %.3f | %.3f | %s | %s |%n", l.setup(), l.firstHundredP50Millis(), l.warmP50Millis(),
+                    viaMcpx ? fmt("%+.3f ms", l.firstHundredP50Millis() - d.firstHundredP50Millis()) : "",
+                    viaMcpx ? fmt("%+.3f ms", l.warmP50Millis() - d.warmP50Millis()) : ""));
+        }
+        md.append('\n');
+        if (hop.wrkMissing() != null) {
+            md.append("**").append(hop.wrkMissing()).append(".**\n");
+        } else {
+            md.append("`wrk -t2 -c").append(HopBench.WRK_CONNECTIONS).append(" -d5s`, every request a `tools/call` with its ")
+                    .append("own id, every answer checked for a `result` (bad answers: not a result, or not 2xx).\n\n");
+            md.append("| set-up (wrk, 32 connections) | calls/s | p50 ms | gateway CPU us/call | bad answers | vs direct |\n")
+                    .append("|---|---:|---:|---:|---:|---:|\n");
+            HopBench.Wrk direct = hop.wrk().stream().filter(w -> w.setup().startsWith("direct")).findFirst().orElse(null);
+            for (HopBench.Wrk w : hop.wrk()) {
+                md.append(fmt("| %s | %.0f | %.3f | %s | %d | %s |%n", w.setup(), w.callsPerSecond(), w.p50Millis(),
+                        Double.isNaN(w.cpuMicrosPerCall()) ? "-" : fmt("%.0f", w.cpuMicrosPerCall()), w.badAnswers(),
+                        w.setup().startsWith("mcpx") && direct != null ? fmt("%.2f", w.callsPerSecond() / direct.callsPerSecond()) : ""));
+            }
+        }
+        md.append("\n| target (issue 17) | goal | measured | |\n|---|---|---|---|\n");
+        for (String upstream : List.of("legacy-http", "stdio", "modern-http")) {
+            for (int callers : List.of(1, 16)) {
+                double goal = (callers == 1 ? 100 : 60) * (upstream.equals("modern-http") ? 1.5 : 1);
+                hop.cells().stream().filter(c -> c.setup().equals("mcpx / " + upstream) && c.callers() == callers).findFirst()
+                        .ifPresent(c -> md.append(fmt("| gateway CPU per call, %s, %d caller%s | <= %.0f us | %.0f us | %s |%n",
+                                upstream, callers, callers == 1 ? "" : "s", goal, c.cpuMicrosPerCall(),
+                                c.cpuMicrosPerCall() <= goal ? "met" : "**missed**")));
+            }
+        }
+        for (String upstream : List.of("legacy-http", "stdio")) {
+            var m = hop.latencies().stream().filter(l -> l.setup().equals("mcpx / " + upstream)).findFirst();
+            var d = hop.latencies().stream().filter(l -> l.setup().equals("direct / " + upstream)).findFirst();
+            if (m.isPresent() && d.isPresent()) {
+                double warm = m.get().warmP50Millis() - d.get().warmP50Millis();
+                double first = m.get().firstHundredP50Millis() - d.get().firstHundredP50Millis();
+                md.append(fmt("| added p50, warm, %s | <= 0.15 ms | %.3f ms | %s |%n", upstream, warm, warm <= 0.15 ? "met" : "**missed**"));
+                md.append(fmt("| added p50, first 100 calls, %s | <= 1 ms | %.3f ms | %s |%n", upstream, first, first <= 1 ? "met" : "**missed**"));
+            }
+        }
+        var wm = hop.wrk().stream().filter(w -> w.setup().equals("mcpx / legacy-http")).findFirst();
+        var wd = hop.wrk().stream().filter(w -> w.setup().equals("direct / legacy-http")).findFirst();
+        if (wm.isPresent() && wd.isPresent()) {
+            double ratio = wm.get().callsPerSecond() / wd.get().callsPerSecond();
+            md.append(fmt("| throughput at 32 connections (wrk), legacy HTTP | >= 0.6x direct | %.2fx | %s |%n", ratio,
+                    ratio >= 0.6 ? "met" : "**missed**"));
+        }
+        sections.add(md.toString());
+    }
+
     void heal(List<HealBench.Heal> heals) {
         StringBuilder md = new StringBuilder("## Heal time through the gateway\n\n");
         md.append("Legacy: from the moment the restarted upstream listens again to the host's first successful call ")

@@ -1,12 +1,14 @@
 package dev.mcpx.catalogue;
 
 import dev.mcpx.protocol.ErrorCodes;
+import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcError;
 import dev.mcpx.protocol.McpErrorException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +38,7 @@ public final class Catalogue {
     private volatile CatalogueView view = CatalogueView.empty();
     private volatile Profiles profiles = Profiles.NONE;
     private final Map<String, ToolIndex> indexes = new ConcurrentHashMap<>();
+    private volatile ToolsByName toolsByName;
 
     /** Makes room for an upstream, in config order; its lists arrive later through {@link #replace}. */
     public void register(String upstream, String prefix) {
@@ -154,6 +157,31 @@ public final class Catalogue {
         int end = Math.min(all.size(), start + pageSize);
         String next = end < all.size() ? encode(end) : null;
         return new Page(start >= all.size() ? List.of() : all.subList(start, end), next);
+    }
+
+    /**
+     * The listed tool a host knows as {@code exposedName}, by an index built once per view: a
+     * modern host's call is checked against its tool's schema, and a scan of the whole list per
+     * call grew with the catalogue.
+     */
+    public Optional<ObjectNode> listedTool(String exposedName) {
+        CatalogueView current = view;
+        ToolsByName index = toolsByName;
+        if (index == null || index.view() != current) {
+            Map<String, ObjectNode> byName = new HashMap<>();
+            for (ObjectNode tool : current.lists().get(ListKind.TOOLS)) {
+                String name = Json.text(tool, "name");
+                if (name != null) {
+                    byName.putIfAbsent(name, tool);
+                }
+            }
+            index = new ToolsByName(current, byName);
+            toolsByName = index;
+        }
+        return Optional.ofNullable(index.tools().get(exposedName));
+    }
+
+    private record ToolsByName(CatalogueView view, Map<String, ObjectNode> tools) {
     }
 
     public Optional<Route> tool(String exposedName) {

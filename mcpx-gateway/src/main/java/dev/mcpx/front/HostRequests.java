@@ -138,13 +138,10 @@ public final class HostRequests {
 
     /** The inputSchema of a host-facing tool name, if the catalogue has that tool. */
     public Optional<JsonNode> toolInputSchema(String exposedName) {
-        if (!hasProfile(profileName)) {
+        if (!hasProfile(profileName) || hostView().tool(exposedName).isEmpty()) {
             return Optional.empty();
         }
-        return hostView().list(ListKind.TOOLS).stream()
-                .filter(tool -> exposedName.equals(Json.text(tool, "name")))
-                .findFirst()
-                .map(tool -> tool.get("inputSchema"));
+        return catalogue.listedTool(exposedName).map(tool -> tool.get("inputSchema"));
     }
 
     /** Modern hosts' calls to legacy upstreams waiting for the host's next MRTR round now. */

@@ -43,6 +43,24 @@ class CatalogueTest {
     }
 
     @Test
+    void aListedToolIsFoundByItsExposedNameAndTheIndexFollowsListChanges() {
+        catalogue.register("fs", "fs");
+        ObjectNode read = named("read");
+        read.putObject("inputSchema").put("type", "object");
+        catalogue.replace("fs", ListKind.TOOLS, List.of(read, named("write")));
+
+        assertThat(catalogue.listedTool("fs__read")).hasValueSatisfying(tool -> {
+            assertThat(Json.text(tool, "name")).isEqualTo("fs__read");
+            assertThat(tool.path("inputSchema").path("type").asString()).isEqualTo("object");
+        });
+        assertThat(catalogue.listedTool("read")).isEmpty();
+
+        catalogue.replace("fs", ListKind.TOOLS, List.of(named("move")));
+        assertThat(catalogue.listedTool("fs__read")).isEmpty();
+        assertThat(catalogue.listedTool("fs__move")).isPresent();
+    }
+
+    @Test
     void anEmptyPrefixPassesNamesThroughAndACollisionKeepsTheFirstUpstream() {
         catalogue.register("a", "");
         catalogue.register("b", "");

@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -21,6 +24,13 @@ import org.eclipse.jetty.server.Response;
  */
 final class SseConnection {
 
+    /**
+     * One timer for every response's keep-alives: most calls answer long before their first
+     * keep-alive, so a sleeping thread per response was pure cost; a due keep-alive is written on
+     * a virtual thread of its own, since a write to a slow host blocks.
+     */
+    private static final ScheduledThreadPoolExecutor KEEP_ALIVES = keepAliveTimer();
+
     private final Response response;
     private final Consumer<SseConnection> onBroken;
     private final String prologue;
@@ -30,6 +40,8 @@ final class SseConnection {
     private boolean committed;
     private boolean broken;
     private boolean finished;
+    /** The next keep-alive, cancelled when the response ends. Guarded by {@link #lock}. */
+    private ScheduledFuture<?> keepAlive;
 
     /**
      * @param prologue written first when the response turns into SSE (a priming event, a
@@ -62,19 +74,35 @@ final class SseConnection {
         return connection;
     }
 
+    private static ScheduledThreadPoolExecutor keepAliveTimer() {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
+                Thread.ofPlatform().name("mcpx-sse-keepalive").daemon().factory());
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
+    }
+
     private void startKeepAlive(Duration first, Duration interval) {
-        Thread.ofVirtual().name("mcpx-sse-keepalive").start(() -> {
-            Duration wait = first;
-            while (isOpen()) {
-                try {
-                    Thread.sleep(wait);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                write(":\n\n", false);
-                wait = interval;
+        lock.lock();
+        try {
+            if (broken || finished) {
+                return;
             }
-        });
+            keepAlive = KEEP_ALIVES.schedule(() -> Thread.ofVirtual().name("mcpx-sse-keepalive").start(() -> {
+                if (write(":\n\n", false)) {
+                    startKeepAlive(interval, interval);
+                }
+            }), first.toNanos(), TimeUnit.NANOSECONDS);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The response is over: its pending keep-alive leaves the timer. Called with {@link #lock} held. */
+    private void stopKeepAlive() {
+        if (keepAlive != null) {
+            keepAlive.cancel(false);
+            keepAlive = null;
+        }
     }
 
     /**
@@ -89,6 +117,7 @@ final class SseConnection {
             }
             committed = true;
             finished = true;
+            stopKeepAlive();
             response.setStatus(status);
             response.getHeaders().put("Content-Type", "application/json");
             headers();
@@ -167,11 +196,13 @@ final class SseConnection {
                 Content.Sink.write(response, last, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
                 finished = last;
                 if (last) {
+                    stopKeepAlive();
                     ended.signalAll();
                 }
                 return true;
             } catch (IOException | RuntimeException e) {
                 broken = true;
+                stopKeepAlive();
                 ended.signalAll();
             }
         } finally {

@@ -1,0 +1,369 @@
+package dev.mcpx.bench;
+
+import dev.mcpx.client.McpClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What one hop through mcpx costs (issue 17), direct and through mcpx in the same run: the
+ * gateway's CPU per proxied {@code tools/call} from /proc (robust on a shared machine, where
+ * wall time is not), calls/s and p50 at 1 and 16 callers, p50 over the first 100 calls after the
+ * gateway started and once warm, and throughput at 32 connections driven by {@code wrk} (a C
+ * driver: a Java one saturates first and flatters the ratio).
+ */
+final class HopBench {
+
+    static final int FIRST_CALLS = 100;
+    static final int WARM_UP_CALLS = 5000;
+    static final int WRK_CONNECTIONS = 32;
+
+    /** One set-up at one caller count; {@code cpuMicrosPerCall} is NaN for direct set-ups (no gateway). */
+    record Cell(String setup, int callers, double callsPerSecond, double p50Millis, double cpuMicrosPerCall,
+                long errors) {
+    }
+
+    /** p50 of the first 100 calls of a fresh host right after the gateway (or client) started, and once warm. */
+    record Latency(String setup, double firstHundredP50Millis, double warmP50Millis) {
+    }
+
+    /** A wrk run: calls/s, its p50, the gateway's CPU per call, answers that were no result. */
+    record Wrk(String setup, double callsPerSecond, double p50Millis, double cpuMicrosPerCall, long badAnswers) {
+    }
+
+    record Result(int rounds, List<Cell> cells, List<Latency> latencies, List<Wrk> wrk, String wrkMissing) {
+    }
+
+    private HopBench() {
+    }
+
+    /** {@code only}: upstreams to measure (legacy-http, stdio, modern-http), all when empty. */
+    static Result run(BenchEnv env, int rounds, Duration window, java.util.Set<String> only) throws Exception {
+        String wrk = wrkPath();
+        List<List<Cell>> cellRounds = new ArrayList<>();
+        List<List<Latency>> latencyRounds = new ArrayList<>();
+        List<List<Wrk>> wrkRounds = new ArrayList<>();
+        try (FastUpstream legacy = FastUpstream.start(FastUpstream.Era.LEGACY, 1);
+             FastUpstream modern = FastUpstream.start(FastUpstream.Era.MODERN, 1)) {
+            for (int round = 1; round <= rounds; round++) {
+                List<Cell> cells = new ArrayList<>();
+                List<Latency> latencies = new ArrayList<>();
+                List<Wrk> wrks = new ArrayList<>();
+                if (only.isEmpty() || only.contains("legacy-http")) {
+                    direct(env, "direct / legacy-http", HostClients.legacyHost("hop-direct-legacy", legacy.url()), window,
+                            cells, latencies);
+                    if (wrk != null) {
+                        wrks.add(wrk(env, wrk, "direct / legacy-http", legacy.url(), null, "echo", -1));
+                    }
+                }
+                if (only.isEmpty() || only.contains("stdio")) {
+                    direct(env, "direct / stdio", HostClients.stdio("hop-direct-stdio", env.stdioUpstream()), window,
+                            cells, latencies);
+                }
+                for (String upstream : List.of("legacy-http", "stdio", "modern-http")) {
+                    if (!only.isEmpty() && !only.contains(upstream)) {
+                        continue;
+                    }
+                    String prefix = upstream.substring(0, upstream.indexOf('-') < 0 ? upstream.length() : upstream.indexOf('-'));
+                    Path config = new GatewayConfigFile().http("legacy", legacy.url()).http("modern", modern.url())
+                            .stdio("stdio", env.stdioUpstream()).write(env.logDir(), "hop.json");
+                    try (McpxGateway gateway = McpxGateway.start(env, "mcpx-hop-" + upstream, config, Map.of())) {
+                        String setup = "mcpx / " + upstream;
+                        awaitUpstreamsUp(gateway.url());
+                        McpClient host = HostClients.legacyHost("hop-" + upstream, gateway.url());
+                        try {
+                            String tool = prefix + "__echo";
+                            measure(setup, host, tool, gateway.process().pid(), window, cells, latencies);
+                            if (wrk != null && !upstream.equals("modern-http")) {
+                                wrks.add(wrk(env, wrk, setup, gateway.url(), initializeSession(gateway.url()), tool,
+                                        gateway.process().pid()));
+                            }
+                        } finally {
+                            host.close();
+                        }
+                    }
+                }
+                int done = round;
+                cells.forEach(c -> System.err.printf("hop round %d  %-22s %2d callers  %7.0f calls/s  p50 %6.3f ms  cpu %6.1f us/call%n",
+                        done, c.setup(), c.callers(), c.callsPerSecond(), c.p50Millis(), c.cpuMicrosPerCall()));
+                latencies.forEach(l -> System.err.printf("hop  %-22s first-100 p50 %6.3f ms  warm p50 %6.3f ms%n",
+                        l.setup(), l.firstHundredP50Millis(), l.warmP50Millis()));
+                wrks.forEach(w -> System.err.printf("hop  wrk %-22s %7.0f calls/s  p50 %6.3f ms  cpu %6.1f us/call  bad %d%n",
+                        w.setup(), w.callsPerSecond(), w.p50Millis(), w.cpuMicrosPerCall(), w.badAnswers()));
+                cellRounds.add(cells);
+                latencyRounds.add(latencies);
+                wrkRounds.add(wrks);
+            }
+        }
+        return new Result(rounds, medianCells(cellRounds), medianLatencies(latencyRounds), medianWrk(wrkRounds),
+                wrk == null ? "wrk is not installed (apt-get install -y wrk): the 32-connection throughput was not measured" : null);
+    }
+
+    private static void direct(BenchEnv env, String setup, McpClient client, Duration window, List<Cell> cells,
+                               List<Latency> latencies) throws InterruptedException {
+        try {
+            measure(setup, client, "echo", -1, window, cells, latencies);
+        } finally {
+            client.close();
+        }
+    }
+
+    /** First 100 calls, warm-up to 5,000, then windows at 1 and 16 callers with the gateway's CPU. */
+    private static void measure(String setup, McpClient host, String tool, long gatewayPid, Duration window,
+                                List<Cell> cells, List<Latency> latencies) throws InterruptedException {
+        LoadDriver.Call call = HostClients.echo(host, tool);
+        long[] first = new long[FIRST_CALLS];
+        for (int i = 0; i < FIRST_CALLS; i++) {
+            long began = System.nanoTime();
+            try {
+                call.run();
+            } catch (Exception e) {
+                throw new IllegalStateException(setup + ": call " + i + " failed", e);
+            }
+            first[i] = System.nanoTime() - began;
+        }
+        for (int i = FIRST_CALLS; i < WARM_UP_CALLS; i++) {
+            try {
+                call.run();
+            } catch (Exception e) {
+                throw new IllegalStateException(setup + ": warm-up call " + i + " failed", e);
+            }
+        }
+        Arrays.sort(first);
+        Cell one = window(setup, 1, call, gatewayPid, window);
+        Cell sixteen = window(setup, 16, call, gatewayPid, window);
+        cells.add(one);
+        cells.add(sixteen);
+        latencies.add(new Latency(setup, Latencies.percentileMillis(first, 50), one.p50Millis()));
+        System.err.printf("hop  %-22s first-100 p50 %6.3f ms | 1 caller %6.0f calls/s p50 %6.3f ms cpu %5.0f us/call | "
+                        + "16 callers %6.0f calls/s cpu %5.0f us/call%n", setup, Latencies.percentileMillis(first, 50),
+                one.callsPerSecond(), one.p50Millis(), one.cpuMicrosPerCall(), sixteen.callsPerSecond(),
+                sixteen.cpuMicrosPerCall());
+    }
+
+    /** {@code callers} in a closed loop; the gateway's CPU and the calls finished are read at the window's edges. */
+    private static Cell window(String setup, int callers, LoadDriver.Call call, long gatewayPid, Duration window)
+            throws InterruptedException {
+        AtomicLong done = new AtomicLong();
+        AtomicLong errors = new AtomicLong();
+        long warmup = Duration.ofMillis(500).toNanos();
+        long start = System.nanoTime();
+        long windowStart = start + warmup;
+        long windowEnd = windowStart + window.toNanos();
+        List<Latencies> perThread = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < callers; i++) {
+            Latencies latencies = new Latencies();
+            perThread.add(latencies);
+            threads.add(Thread.ofVirtual().name("hop-caller-" + i).start(() -> {
+                long now = System.nanoTime();
+                while (now < windowEnd) {
+                    long began = now;
+                    try {
+                        call.run();
+                        now = System.nanoTime();
+                        done.incrementAndGet();
+                        if (began >= windowStart && now <= windowEnd) {
+                            latencies.add(now - began);
+                        }
+                    } catch (Exception e) {
+                        now = System.nanoTime();
+                        errors.incrementAndGet();
+                    }
+                }
+            }));
+        }
+        TimeUnit.NANOSECONDS.sleep(windowStart - System.nanoTime());
+        double cpuStart = gatewayPid < 0 ? Double.NaN : ProcStat.cpuMillis(gatewayPid);
+        long doneStart = done.get();
+        TimeUnit.NANOSECONDS.sleep(Math.max(0, windowEnd - System.nanoTime()));
+        double cpuEnd = gatewayPid < 0 ? Double.NaN : ProcStat.cpuMillis(gatewayPid);
+        long doneEnd = done.get();
+        for (Thread t : threads) {
+            t.join();
+        }
+        long[] sorted = Latencies.merged(perThread);
+        long calls = doneEnd - doneStart;
+        double cpuPerCall = calls == 0 ? Double.NaN : (cpuEnd - cpuStart) * 1000.0 / calls;
+        return new Cell(setup, callers, sorted.length / (window.toNanos() / 1e9), Latencies.percentileMillis(sorted, 50),
+                cpuPerCall, errors.get());
+    }
+
+    /** The gateway's /status until every upstream is up: the first calls measure the hop, not a child's start. */
+    private static void awaitUpstreamsUp(URI url) throws IOException, InterruptedException {
+        URI status = url.resolve("/status");
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        try (http) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            String body = "";
+            while (System.nanoTime() < deadline) {
+                body = http.send(HttpRequest.newBuilder(status).build(), HttpResponse.BodyHandlers.ofString()).body();
+                if (!body.contains("\"state\"") || body.split("\"state\"\\s*:\\s*\"up\"", -1).length - 1
+                        == body.split("\"state\"", -1).length - 1) {
+                    return;
+                }
+                Thread.sleep(20);
+            }
+            throw new IllegalStateException("upstreams not all up after 60 s: " + body);
+        }
+    }
+
+    /** A legacy session on the gateway for wrk's requests: initialize, then initialized. */
+    private static String initializeSession(URI url) throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        try (http) {
+            HttpResponse<String> init = http.send(post(url, null, """
+                    {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",\
+                    "capabilities":{},"clientInfo":{"name":"mcpx-bench-wrk","version":"1"}}}"""),
+                    HttpResponse.BodyHandlers.ofString());
+            String session = init.headers().firstValue("Mcp-Session-Id")
+                    .orElseThrow(() -> new IllegalStateException("no session from " + url + ": " + init.body()));
+            http.send(post(url, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
+                    HttpResponse.BodyHandlers.discarding());
+            return session;
+        }
+    }
+
+    private static HttpRequest post(URI url, String session, String body) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(url).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (session != null) {
+            builder.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-11-25");
+        }
+        return builder.build();
+    }
+
+    private static final Pattern RATE = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
+    private static final Pattern P50 = Pattern.compile("\\s50%\\s+([0-9.]+)(us|ms|s)");
+    private static final Pattern BAD = Pattern.compile("bad answers: (\\d+)");
+    private static final Pattern NON_2XX = Pattern.compile("Non-2xx or 3xx responses: (\\d+)");
+
+    /** wrk at 32 connections for 5 s; each request a tools/call with its own id, each answer checked for a result. */
+    private static Wrk wrk(BenchEnv env, String wrk, String setup, URI url, String session, String tool, long gatewayPid)
+            throws IOException, InterruptedException {
+        String headers = session == null ? "" : "wrk.headers[\"Mcp-Session-Id\"] = \"" + session + "\"\n"
+                + "wrk.headers[\"MCP-Protocol-Version\"] = \"2025-11-25\"\n";
+        String script = """
+                wrk.method = "POST"
+                wrk.headers["Content-Type"] = "application/json"
+                wrk.headers["Accept"] = "application/json, text/event-stream"
+                %s
+                local threads = {}
+                local count = 0
+                function setup(thread)
+                  count = count + 1
+                  thread:set("base", count * 100000000)
+                  table.insert(threads, thread)
+                end
+                function init(args)
+                  n = base
+                  bad = 0
+                end
+                function request()
+                  n = n + 1
+                  return wrk.format(nil, nil, nil, '{"jsonrpc":"2.0","id":' .. n ..
+                    ',"method":"tools/call","params":{"name":"%s","arguments":{"text":"hello"}}}')
+                end
+                function response(status, headers, body)
+                  if not string.find(body, '"result"', 1, true) then bad = bad + 1 end
+                end
+                function done(summary, latency, requests)
+                  local total = 0
+                  for _, t in ipairs(threads) do total = total + t:get("bad") end
+                  io.write("bad answers: " .. total .. "\\n")
+                end
+                """.formatted(headers, tool);
+        Files.createDirectories(env.logDir());
+        Path file = env.logDir().resolve("wrk-" + setup.replaceAll("[^a-z0-9]+", "-") + ".lua");
+        Files.writeString(file, script);
+        double cpuStart = gatewayPid < 0 ? Double.NaN : ProcStat.cpuMillis(gatewayPid);
+        Process process = new ProcessBuilder(wrk, "-t2", "-c" + WRK_CONNECTIONS, "-d5s", "--latency", "-s", file.toString(),
+                url.toString()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        process.waitFor();
+        double cpuEnd = gatewayPid < 0 ? Double.NaN : ProcStat.cpuMillis(gatewayPid);
+        Files.writeString(env.logDir().resolve(file.getFileName() + ".out"), output);
+        Matcher rate = RATE.matcher(output);
+        Matcher p50 = P50.matcher(output);
+        if (!rate.find() || !p50.find()) {
+            throw new IllegalStateException("wrk gave no rate for " + setup + ":\n" + output);
+        }
+        double callsPerSecond = Double.parseDouble(rate.group(1));
+        double p50Millis = Double.parseDouble(p50.group(1)) * switch (p50.group(2)) {
+            case "us" -> 0.001;
+            case "s" -> 1000.0;
+            default -> 1.0;
+        };
+        Matcher bad = BAD.matcher(output);
+        Matcher non2xx = NON_2XX.matcher(output);
+        long badAnswers = (bad.find() ? Long.parseLong(bad.group(1)) : 0) + (non2xx.find() ? Long.parseLong(non2xx.group(1)) : 0);
+        double calls = callsPerSecond * 5;
+        return new Wrk(setup, callsPerSecond, p50Millis, (cpuEnd - cpuStart) * 1000.0 / calls, badAnswers);
+    }
+
+    /** wrk on PATH, or null. */
+    static String wrkPath() {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            Path candidate = Path.of(dir.isEmpty() ? "." : dir, "wrk");
+            if (Files.isExecutable(candidate)) {
+                return candidate.toString();
+            }
+        }
+        return null;
+    }
+
+    private static List<Cell> medianCells(List<List<Cell>> rounds) {
+        List<Cell> out = new ArrayList<>();
+        for (int i = 0; i < rounds.getFirst().size(); i++) {
+            int at = i;
+            List<Cell> same = rounds.stream().map(r -> r.get(at)).toList();
+            Cell first = same.getFirst();
+            out.add(new Cell(first.setup(), first.callers(), median(same.stream().mapToDouble(Cell::callsPerSecond)),
+                    median(same.stream().mapToDouble(Cell::p50Millis)), median(same.stream().mapToDouble(Cell::cpuMicrosPerCall)),
+                    same.stream().mapToLong(Cell::errors).sum()));
+        }
+        return out;
+    }
+
+    private static List<Latency> medianLatencies(List<List<Latency>> rounds) {
+        List<Latency> out = new ArrayList<>();
+        for (int i = 0; i < rounds.getFirst().size(); i++) {
+            int at = i;
+            List<Latency> same = rounds.stream().map(r -> r.get(at)).toList();
+            out.add(new Latency(same.getFirst().setup(), median(same.stream().mapToDouble(Latency::firstHundredP50Millis)),
+                    median(same.stream().mapToDouble(Latency::warmP50Millis))));
+        }
+        return out;
+    }
+
+    private static List<Wrk> medianWrk(List<List<Wrk>> rounds) {
+        List<Wrk> out = new ArrayList<>();
+        for (int i = 0; i < rounds.getFirst().size(); i++) {
+            int at = i;
+            List<Wrk> same = rounds.stream().map(r -> r.get(at)).toList();
+            out.add(new Wrk(same.getFirst().setup(), median(same.stream().mapToDouble(Wrk::callsPerSecond)),
+                    median(same.stream().mapToDouble(Wrk::p50Millis)), median(same.stream().mapToDouble(Wrk::cpuMicrosPerCall)),
+                    same.stream().mapToLong(Wrk::badAnswers).sum()));
+        }
+        return out;
+    }
+
+    private static double median(java.util.stream.DoubleStream values) {
+        return Stats.median(values.toArray());
+    }
+}
