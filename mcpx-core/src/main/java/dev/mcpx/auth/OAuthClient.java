@@ -54,6 +54,7 @@ public final class OAuthClient implements HttpAuthorization {
     private final OAuthSettings settings;
     private final TokenStore store;
     private final AuthorizationStep step;
+    private final String loginHint;
     private final AuthHttp http = new AuthHttp();
     private final Discovery discovery = new Discovery(http);
     private final ReentrantLock renewing = new ReentrantLock();
@@ -68,6 +69,7 @@ public final class OAuthClient implements HttpAuthorization {
         this.settings = builder.settings;
         this.store = builder.store;
         this.step = builder.step;
+        this.loginHint = builder.loginHint;
     }
 
     /** The client for the MCP server at {@code server} (its URL as configured). */
@@ -117,7 +119,7 @@ public final class OAuthClient implements HttpAuthorization {
             }
             authorize(challenge, null);
         } catch (AuthFailure e) {
-            throw new NeedsLoginException(name + ": " + e.getMessage(), e);
+            throw new NeedsLoginException(name + ": " + e.getMessage() + (loginHint == null ? "" : "; " + loginHint), e);
         } finally {
             renewing.unlock();
         }
@@ -169,6 +171,9 @@ public final class OAuthClient implements HttpAuthorization {
     }
 
     private void authorize(Challenge challenge, String previousScope) throws AuthFailure {
+        if (step == null && settings.grant() == OAuthSettings.Grant.AUTHORIZATION_CODE) {
+            throw new AuthFailure("needs an OAuth login", null);
+        }
         Optional<ProtectedResource> resource = discovery.protectedResource(server, challenge);
         String issuer = issuerOf(resource);
         AuthorizationServer as = resource.isPresent() ? metadataOf(issuer) : Discovery.defaultEndpoints(server);
@@ -177,9 +182,6 @@ public final class OAuthClient implements HttpAuthorization {
         if (settings.grant() == OAuthSettings.Grant.CLIENT_CREDENTIALS) {
             clientCredentials(as, scope, resourceParam);
             return;
-        }
-        if (step == null) {
-            throw new AuthFailure("needs an OAuth login" + (scope == null ? "" : " (scope " + scope + ")"), null);
         }
         codeFlow(as, scope, resourceParam);
     }
@@ -444,6 +446,7 @@ public final class OAuthClient implements HttpAuthorization {
         private OAuthSettings settings = OAuthSettings.defaults();
         private TokenStore store = TokenStore.inMemory();
         private AuthorizationStep step;
+        private String loginHint;
 
         private Builder(URI server) {
             this.server = Objects.requireNonNull(server);
@@ -468,6 +471,12 @@ public final class OAuthClient implements HttpAuthorization {
         /** Who asks the user to approve; without one, a needed approval is a {@link NeedsLoginException}. */
         public Builder authorizationStep(AuthorizationStep value) {
             this.step = value;
+            return this;
+        }
+
+        /** How the user logs in, appended to the errors that need them to (for example "run `mcpx login NAME`"). */
+        public Builder loginHint(String value) {
+            this.loginHint = value;
             return this;
         }
 

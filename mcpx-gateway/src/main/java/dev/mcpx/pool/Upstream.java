@@ -14,6 +14,7 @@ import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.JsonRpcError;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.NeedsLoginException;
 import dev.mcpx.protocol.RequestCancelledException;
 import dev.mcpx.protocol.ToolDescriptor;
 import dev.mcpx.protocol.UpstreamUnavailableException;
@@ -189,7 +190,7 @@ public final class Upstream {
                 return;
             }
             failures++;
-            state = UpstreamState.FAILED;
+            state = cause instanceof NeedsLoginException ? UpstreamState.NEEDS_LOGIN : UpstreamState.FAILED;
             reason = describe(cause);
             delay = backoff.delay(failures);
             scheduleAttempt(delay);
@@ -431,6 +432,10 @@ public final class Upstream {
                         }
                     }
                     case FAILED -> throw unavailable("failed to start: " + reason);
+                    case NEEDS_LOGIN -> {
+                        rejected.incrementAndGet();
+                        throw new NeedsLoginException(reason, null);
+                    }
                     case DISABLED -> throw unavailable("is disabled in the config");
                     case STOPPED -> throw unavailable("is stopped");
                 }
