@@ -114,8 +114,19 @@ public final class OAuthClient implements HttpAuthorization {
                 stepUp(challenge, stored);
                 return;
             }
-            if (stored != null && stored.refreshToken() != null && refresh(stored, challenge)) {
-                return;
+            String refreshFailed = null;
+            if (stored != null && stored.refreshToken() != null) {
+                try {
+                    if (refresh(stored, challenge)) {
+                        return;
+                    }
+                } catch (AuthFailure e) {
+                    refreshFailed = e.getMessage();
+                    log.info("{}: refreshing the access token failed: {}", name, refreshFailed);
+                }
+            }
+            if (refreshFailed != null && step == null && settings.grant() == OAuthSettings.Grant.AUTHORIZATION_CODE) {
+                throw new AuthFailure("needs an OAuth login (refreshing the token failed: " + refreshFailed + ")", null);
             }
             authorize(challenge, null);
         } catch (AuthFailure e) {
@@ -160,10 +171,9 @@ public final class OAuthClient implements HttpAuthorization {
         Tokens fresh = answer.ok() ? Tokens.fromAnswer(answer.body(), stored.requestedScope(), issuer,
                 stored.refreshToken()) : null;
         if (fresh == null) {
-            log.info("{}: refreshing the access token failed ({}); a new authorization is needed", name, answer.error());
             store.remove(tokensKey());
             tokens = null;
-            return false;
+            throw new AuthFailure("the authorization server refused the refresh: " + answer.error(), null);
         }
         save(fresh);
         log.debug("{}: access token refreshed", name);
