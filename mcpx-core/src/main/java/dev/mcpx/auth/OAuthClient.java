@@ -110,6 +110,8 @@ public final class OAuthClient implements HttpAuthorization {
                 return;
             }
             Challenge challenge = Challenge.parse(refused.challenge());
+            log.debug("{}: HTTP {} for a request {}", name, refused.status(),
+                    refused.carriedCredentials() ? "with the current token" : "without a token");
             if (refused.status() == 403 || challenge.insufficientScope()) {
                 stepUp(challenge, stored);
                 return;
@@ -176,7 +178,7 @@ public final class OAuthClient implements HttpAuthorization {
             throw new AuthFailure("the authorization server refused the refresh: " + answer.error(), null);
         }
         save(fresh);
-        log.debug("{}: access token refreshed", name);
+        log.info("{}: access token refreshed", name);
         return true;
     }
 

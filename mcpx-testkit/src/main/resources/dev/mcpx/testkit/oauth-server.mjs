@@ -2,10 +2,15 @@
 // argv[2]: the package folder. Prints one line per token response (with its grant type).
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 
 const { OAuth2Server } = await import(pathToFileURL(path.join(process.argv[2], 'dist', 'index.mjs')).href);
 const server = new OAuth2Server();
 await server.issuer.keys.generate('RS256');
+// a jti makes every token unique: two issued in the same second would otherwise be the same JWT
+server.service.on('beforeTokenSigning', (token) => {
+  token.payload.jti = randomUUID();
+});
 server.service.on('beforeResponse', (response, req) => {
   const body = req.body || {};
   console.log(`oauth: token grant_type=${body.grant_type} status=${response.statusCode} resource=${body.resource || ''}`);
