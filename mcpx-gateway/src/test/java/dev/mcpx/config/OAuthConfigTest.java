@@ -49,7 +49,7 @@ class OAuthConfigTest {
     @Test
     void mistakesNameTheEntryAndTheKey() {
         assertThatThrownBy(() -> entry("{'mcpServers': {'r': {'url': 'https://x/mcp', 'oauth': {'clientId': 'a'}}}}"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("\"r\"").hasMessageContaining("unknown key \"clientId\"");
+                .isInstanceOf(ConfigException.class).hasMessageContaining("mcpServers.r").hasMessageContaining("unknown key \"clientId\"");
         assertThatThrownBy(() -> entry("{'mcpServers': {'r': {'command': 'server', 'oauth': {}}}}"))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("only applies to a \"url\" server");
         assertThatThrownBy(() -> entry("{'mcpServers': {'r': {'url': 'https://x/mcp', 'oauth': {'grant': 'password'}}}}"))

@@ -86,27 +86,35 @@ class OAuthLoginEndToEndTest {
     }
 
     @Test
-    void serveUsesAndRefreshesTheLoggedInTokenAndNeedsLoginWithoutOne() throws Exception {
+    void serveWithoutALoginShowsNeedsLoginAndSaysToLogIn() throws Exception {
         try (ServeProcess serve = ServeProcess.start(env, "serve", "-c", config.toString(), "--http", "127.0.0.1:0")
                 .awaitListening()) {
             HttpHost host = HttpHost.modern(serve.mcpUri());
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertThat(remote(status(host, serve)).path("state").asString()).as(serve::stderr).isEqualTo("needs-login"));
+            assertThat(remote(status(host, serve)).path("reason").asString()).contains("mcpx login remote");
             assertThat(host.request("tools/list", null).body()).doesNotContain("remote__plain_tool");
             Exchange refused = host.call("remote__plain_tool", Json.object().put("text", "hi"));
-            assertThat(refused.body()).contains("mcpx login remote");
+            assertThat(refused.body()).contains("needs an OAuth login", "mcpx login remote");
             assertThat(upstream.executions("plain_tool")).isZero();
+            assertThat(authorizationServer.tokenRequests("authorization_code")).isZero();
+        }
+    }
 
-            Run login = run("login", "-c", config.toString(), "remote", "--timeout", "60");
-            assertThat(login.exit()).as(login.output()).isZero();
-
-            // the gateway picks the login up on its next start attempt (it reads the one token store)
+    @Test
+    void serveUsesTheLoggedInTokenAndRefreshesItWithoutAnErrorReachingTheHost() throws Exception {
+        Run login = run("login", "-c", config.toString(), "remote", "--timeout", "60");
+        assertThat(login.exit()).as(login.output()).isZero();
+        try (ServeProcess serve = ServeProcess.start(env, "serve", "-c", config.toString(), "--http", "127.0.0.1:0")
+                .awaitListening()) {
+            HttpHost host = HttpHost.modern(serve.mcpUri());
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertThat(host.request("tools/list", null).body()).as(serve::stderr).contains("remote__plain_tool"));
             assertThat(authorizationServer.tokenRequests("refresh_token")).isZero();
             upstream.expireTokensSeen();
 
             Exchange answered = host.call("remote__plain_tool", Json.object().put("text", "hi"));
+
             assertThat(answered.body()).as(serve.stderr()).contains("\"content\"").doesNotContain("\"error\"");
             assertThat(remote(status(host, serve)).path("state").asString()).isEqualTo("up");
             assertThat(authorizationServer.tokenRequests("refresh_token")).isEqualTo(1);
