@@ -386,7 +386,14 @@ public final class OAuthClient implements HttpAuthorization {
     }
 
     private Tokens reload() {
-        Tokens read = store.read(tokensKey()).map(Tokens::fromJson).orElse(null);
+        Tokens read;
+        try {
+            read = store.read(tokensKey()).map(Tokens::fromJson).orElse(null);
+        } catch (RuntimeException e) {
+            // an unreadable store is no token: the upstream's 401 then says what is needed
+            log.warn("{}: cannot read the token store: {}", name, e.getMessage());
+            read = null;
+        }
         tokens = read;
         loaded = true;
         return read;
