@@ -5,7 +5,8 @@
  *
  * <p>The API: {@link dev.mcpx.client.McpClient} and its builder ({@code dev.mcpx.client}), the
  * protocol values and exceptions ({@code dev.mcpx.protocol}), and the transport SPI
- * ({@code dev.mcpx.transport}), for a transport of your own. The concrete transports
+ * ({@code dev.mcpx.transport}), for a transport of your own, and the OAuth client for protected
+ * servers ({@code dev.mcpx.auth}). The concrete transports
  * ({@code dev.mcpx.transport.http}, {@code dev.mcpx.transport.stdio}) are not exported: the
  * client opens them from an {@link dev.mcpx.transport.UpstreamEndpoint}.
  */
@@ -14,6 +15,7 @@ module dev.mcpx.core {
     requires java.net.http;
     requires org.slf4j;
 
+    exports dev.mcpx.auth;
     exports dev.mcpx.client;
     exports dev.mcpx.protocol;
     exports dev.mcpx.transport;

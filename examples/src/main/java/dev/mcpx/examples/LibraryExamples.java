@@ -6,10 +6,12 @@ import dev.mcpx.client.McpClient;
 import dev.mcpx.client.Reissue;
 import dev.mcpx.client.RequestOptions;
 import dev.mcpx.client.ServerDescription;
+import dev.mcpx.protocol.AuthorizationRequiredException;
 import dev.mcpx.protocol.HttpStatusException;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.NeedsLoginException;
 import dev.mcpx.protocol.RequestCancelledException;
 import dev.mcpx.protocol.RequestTimeoutException;
 import dev.mcpx.protocol.SessionExpiredException;
@@ -145,6 +147,10 @@ public final class LibraryExamples {
                 case UpstreamUnavailableException down -> "unavailable: " + down.getMessage();
                 // an HTTP status that is no MCP answer (a proxy's 502, a 401 without OAuth)
                 case HttpStatusException status -> "HTTP " + status.status();
+                // a 401/403 the configured OAuth client could not renew credentials for
+                case AuthorizationRequiredException refused -> "not authorized: " + refused.getMessage();
+                // an OAuth login is needed that this client may not ask for now (run the login flow)
+                case NeedsLoginException login -> "needs login: " + login.getMessage();
             };
         }
         // end::exceptions[]

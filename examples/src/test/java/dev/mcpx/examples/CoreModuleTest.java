@@ -17,14 +17,14 @@ class CoreModuleTest {
     private final Module core = McpClient.class.getModule();
 
     @Test
-    void coreExportsTheClientTheProtocolAndTheTransportSpiOnly() {
+    void coreExportsTheClientTheProtocolTheTransportSpiAndOAuthOnly() {
         assertThat(core.isNamed()).as("mcpx-core runs as a named module here").isTrue();
         ModuleDescriptor descriptor = core.getDescriptor();
 
         assertThat(descriptor.name()).isEqualTo("dev.mcpx.core");
         assertThat(descriptor.exports()).allMatch(export -> !export.isQualified());
         assertThat(descriptor.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()))
-                .isEqualTo(Set.of("dev.mcpx.client", "dev.mcpx.protocol", "dev.mcpx.transport"));
+                .isEqualTo(Set.of("dev.mcpx.auth", "dev.mcpx.client", "dev.mcpx.protocol", "dev.mcpx.transport"));
         assertThat(descriptor.opens()).isEmpty();
     }
 

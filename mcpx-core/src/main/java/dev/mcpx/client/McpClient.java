@@ -1,6 +1,7 @@
 package dev.mcpx.client;
 
 import dev.mcpx.client.Exchange.Attempt;
+import dev.mcpx.protocol.AuthorizationRequiredException;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcCodec;
@@ -13,6 +14,7 @@ import dev.mcpx.protocol.RequestId;
 import dev.mcpx.protocol.SessionExpiredException;
 import dev.mcpx.protocol.ToolDescriptor;
 import dev.mcpx.protocol.UpstreamUnavailableException;
+import dev.mcpx.transport.HttpAuthorization;
 import dev.mcpx.transport.Outbound;
 import dev.mcpx.transport.Transport;
 import dev.mcpx.transport.TransportKind;
@@ -120,7 +122,19 @@ public final class McpClient implements AutoCloseable {
         if (server != null) {
             return this;
         }
-        detection.connect(givenTransport);
+        // the handshake is a request too: a refusal of its credentials gets the same bounded renewal
+        Recovery.Attempts attempts = Recovery.Attempts.start(Deadline.after(Methods.INITIALIZE, requestTimeout));
+        while (true) {
+            try {
+                detection.connect(givenTransport);
+                break;
+            } catch (AuthorizationRequiredException refused) {
+                Recovery.Action action = recovery.decide(new Recovery.Failure(refused, Methods.INITIALIZE, null,
+                        Era.LEGACY, sessions.generation(), false), attempts);
+                attempts = attempts.after(action);
+                recover(action, Methods.INITIALIZE, null, null, null, attempts.deadline());
+            }
+        }
         log.debug("{}: connected, {} {} via {}", name, server.era(), server.protocolVersion(), transport.kind().label());
         subscriptions.startListening();
         return this;
@@ -263,7 +277,12 @@ public final class McpClient implements AutoCloseable {
                     throw switchEra.signal();
                 }
             }
+            case Recovery.Action.RenewCredentialsThenRetry renew -> authorization().renew(renew.refused());
         }
+    }
+
+    private HttpAuthorization authorization() {
+        return endpoint instanceof UpstreamEndpoint.Http http ? http.authorization() : HttpAuthorization.NONE;
     }
 
     private SessionRecovery.Outcome recoverSession(long seenGeneration, String deadSessionId, Deadline deadline) {

@@ -1,5 +1,6 @@
 package dev.mcpx.client;
 
+import dev.mcpx.protocol.AuthorizationRequiredException;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.JsonRpcError;
@@ -31,9 +32,11 @@ import tools.jackson.databind.node.ObjectNode;
  * longer knows, Phase 1), re-issue with a new id (a lost modern stream, or a POST of either era
  * that got no response, when a repeat is harmless: Phase 2, {@link Resends}), one correction
  * (refresh {@code tools/list} after a header mismatch, or adopt the version a -32022 lists),
- * one era switch (or one send again after the connection was replaced under the request). So a
- * request makes at most five attempts (plus its MRTR input rounds, at most
- * {@link #MAX_INPUT_ROUNDS}), all within its one {@link Deadline}.
+ * one era switch (or one send again after the connection was replaced under the request), and
+ * up to {@link #MAX_RENEWALS} renewals of its credentials (an OAuth upstream's 401: refresh or
+ * authorize; its 403 {@code insufficient_scope}: step up). So a request makes at most seven
+ * attempts (plus its MRTR input rounds, at most {@link #MAX_INPUT_ROUNDS}), all within its one
+ * {@link Deadline}.
  *
  * <p>Across requests, a fault that repeats is a {@link FaultCondition}: a session lost before
  * any request in it was answered (right after its initialize), {@link #STREAM_LOSSES_IN_A_ROW}
@@ -45,23 +48,27 @@ final class Recovery {
 
     static final int MAX_INPUT_ROUNDS = 8;
     static final int STREAM_LOSSES_IN_A_ROW = 3;
+    /** A 401 then a 403 for one request: authorize (or refresh), then step up once; a third refusal surfaces. */
+    static final int MAX_RENEWALS = 2;
 
     /** What a request has spent so far, and until when it may go on. */
     record Attempts(Deadline deadline, boolean reinitialized, boolean reissued, boolean corrected, boolean switched,
-                    int inputRounds) {
+                    int inputRounds, int renewals) {
 
         static Attempts start(Deadline deadline) {
-            return new Attempts(deadline, false, false, false, false, 0);
+            return new Attempts(deadline, false, false, false, false, 0, 0);
         }
 
         Attempts after(Action action) {
             return switch (action) {
-                case Action.ReinitializeThenRetry r -> new Attempts(deadline, true, reissued, corrected, switched, inputRounds);
-                case Action.Reissue r -> new Attempts(deadline, reinitialized, true, corrected, switched, inputRounds);
-                case Action.RefreshToolsThenRetry r -> new Attempts(deadline, reinitialized, reissued, true, switched, inputRounds);
-                case Action.AdoptVersionThenRetry r -> new Attempts(deadline, reinitialized, reissued, true, switched, inputRounds);
-                case Action.SwitchEra r -> new Attempts(deadline, reinitialized, reissued, corrected, true, inputRounds);
-                case Action.Retry r -> new Attempts(deadline, reinitialized, reissued, corrected, true, inputRounds);
+                case Action.ReinitializeThenRetry r -> new Attempts(deadline, true, reissued, corrected, switched, inputRounds, renewals);
+                case Action.Reissue r -> new Attempts(deadline, reinitialized, true, corrected, switched, inputRounds, renewals);
+                case Action.RefreshToolsThenRetry r -> new Attempts(deadline, reinitialized, reissued, true, switched, inputRounds, renewals);
+                case Action.AdoptVersionThenRetry r -> new Attempts(deadline, reinitialized, reissued, true, switched, inputRounds, renewals);
+                case Action.SwitchEra r -> new Attempts(deadline, reinitialized, reissued, corrected, true, inputRounds, renewals);
+                case Action.Retry r -> new Attempts(deadline, reinitialized, reissued, corrected, true, inputRounds, renewals);
+                case Action.RenewCredentialsThenRetry r -> new Attempts(deadline, reinitialized, reissued, corrected, switched,
+                        inputRounds, renewals + 1);
                 case Action.Surface r -> this;
             };
         }
@@ -71,7 +78,7 @@ final class Recovery {
                 throw new McpErrorException(JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
                         method + " still asked for input after " + MAX_INPUT_ROUNDS + " rounds"));
             }
-            return new Attempts(deadline, reinitialized, reissued, corrected, switched, inputRounds + 1);
+            return new Attempts(deadline, reinitialized, reissued, corrected, switched, inputRounds + 1, renewals);
         }
     }
 
@@ -99,6 +106,14 @@ final class Recovery {
 
         /** The answer says the upstream speaks the other era now: re-probe once, then retry there. */
         record SwitchEra(McpException signal) implements Action {
+        }
+
+        /**
+         * The upstream refused the request's credentials (401: none, or expired; 403: too narrow
+         * a scope): renew them (refresh, authorize, step up; once for all the requests refused the
+         * same token), then retry.
+         */
+        record RenewCredentialsThenRetry(AuthorizationRequiredException refused) implements Action {
         }
 
         /** No recovery left: the caller gets {@code error}. */
@@ -191,6 +206,8 @@ final class Recovery {
                     + " not trying a third time", error)) : new Action.Retry();
         }
         return switch (error) {
+            case AuthorizationRequiredException refused -> attempts.renewals() < MAX_RENEWALS
+                    ? new Action.RenewCredentialsThenRetry(refused) : new Action.Surface(refused);
             case SessionExpiredException expired when failure.era() == Era.LEGACY
                     && !Methods.INITIALIZE.equals(failure.method()) -> sessionLost(failure, expired, attempts);
             case StreamLostException lost -> streamLost(failure, lost, attempts);

@@ -7,7 +7,7 @@ package dev.mcpx.protocol;
 public abstract sealed class McpException extends RuntimeException
         permits McpErrorException, SessionExpiredException, StreamLostException,
         UpstreamUnavailableException, RequestTimeoutException, RequestCancelledException,
-        HttpStatusException {
+        HttpStatusException, AuthorizationRequiredException, NeedsLoginException {
 
     private static final long serialVersionUID = 1L;
 

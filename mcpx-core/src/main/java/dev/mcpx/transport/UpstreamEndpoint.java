@@ -33,9 +33,20 @@ public sealed interface UpstreamEndpoint {
     }
 
     /** An HTTP upstream; {@code kind} says which HTTP transport, or AUTO for era detection. */
-    record Http(URI url, Map<String, String> headers, HttpKind kind) implements UpstreamEndpoint {
+    record Http(URI url, Map<String, String> headers, HttpKind kind, HttpAuthorization authorization)
+            implements UpstreamEndpoint {
         public Http {
             headers = Map.copyOf(headers);
+            authorization = authorization == null ? HttpAuthorization.NONE : authorization;
+        }
+
+        public Http(URI url, Map<String, String> headers, HttpKind kind) {
+            this(url, headers, kind, HttpAuthorization.NONE);
+        }
+
+        /** The same endpoint, its requests authorized by {@code value}. */
+        public Http withAuthorization(HttpAuthorization value) {
+            return new Http(url, headers, kind, value);
         }
 
         public static Http of(String url) {

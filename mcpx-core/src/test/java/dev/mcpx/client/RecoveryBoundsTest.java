@@ -3,6 +3,7 @@ package dev.mcpx.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcpx.protocol.Era;
+import dev.mcpx.protocol.AuthorizationRequiredException;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcError;
@@ -25,13 +26,15 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The worst case docs/reliability.md states, proven on the decision itself: whatever the
- * upstream answers, attempt after attempt, one request makes at most five attempts (four
- * recoveries, each kind at most once), and none once its deadline has passed.
+ * upstream answers, attempt after attempt, one request makes at most seven attempts (four
+ * recoveries, each kind at most once, and two renewals of an OAuth upstream's credentials), and
+ * none once its deadline has passed.
  */
 class RecoveryBoundsTest {
 
     /** What an attempt can fail with, as the transports and the upstream report it. */
-    enum Fault { SESSION_LOST, STREAM_BROKE, NO_RESPONSE, HEADER_MISMATCH, VERSION_REFUSED, OTHER_ERA, REPLACED }
+    enum Fault { SESSION_LOST, STREAM_BROKE, NO_RESPONSE, HEADER_MISMATCH, VERSION_REFUSED, OTHER_ERA, REPLACED,
+        UNAUTHORIZED, INSUFFICIENT_SCOPE }
 
     private static final ToolDescriptor HARMLESS = ToolDescriptor.from(Json.parse(
             "{\"name\": \"read\", \"inputSchema\": {\"type\": \"object\"}, \"annotations\": {\"readOnlyHint\": true}}"));
@@ -42,7 +45,7 @@ class RecoveryBoundsTest {
     }
 
     @Property(tries = 2000)
-    void noSequenceOfFailuresGetsMoreThanFiveAttempts(@ForAll("faults") List<Fault> faults, @ForAll Era era,
+    void noSequenceOfFailuresGetsMoreThanSevenAttempts(@ForAll("faults") List<Fault> faults, @ForAll Era era,
                                                       @ForAll boolean toolCall) {
         FaultCondition condition = new FaultCondition("bounds", Duration.ofHours(1), Duration.ofHours(1));
         Recovery recovery = new Recovery("bounds", new SessionRecovery(), new Resends("bounds", new ReissuePolicy(Map.of()),
@@ -64,7 +67,7 @@ class RecoveryBoundsTest {
         } finally {
             condition.close();
         }
-        assertThat(attemptsMade).isLessThanOrEqualTo(5);
+        assertThat(attemptsMade).isLessThanOrEqualTo(7);
     }
 
     @Property(tries = 200)
@@ -94,6 +97,9 @@ class RecoveryBoundsTest {
                     ? new McpErrorException(JsonRpcError.of(-32000, "Bad Request: Mcp-Session-Id header is required"))
                     : new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS, "_meta must carry io.modelcontextprotocol/protocolVersion"));
             case REPLACED -> EraSwitch.replacedBeforeSending("bounds");
+            case UNAUTHORIZED -> new AuthorizationRequiredException(401, "Bearer error=\"invalid_token\"", "Bearer t", null);
+            case INSUFFICIENT_SCOPE -> new AuthorizationRequiredException(403, "Bearer error=\"insufficient_scope\"",
+                    "Bearer t", null);
         };
     }
 }

@@ -29,7 +29,9 @@ final class ConformanceClientCommand implements Callable<Integer> {
     public Integer call() {
         Logging.quietUnlessAsked();
         ConformanceEnvironment env = ConformanceEnvironment.from(System.getenv());
-        McpClient.Builder builder = McpClient.builder(endpoint())
+        UpstreamEndpoint.Http endpoint = endpoint();
+        McpClient.Builder builder = McpClient.builder(env.scenario().startsWith("auth/")
+                        ? endpoint.withAuthorization(ConformanceAuthorization.client(env, endpoint.url())) : endpoint)
                 .name(env.scenario())
                 .clientInfo("mcpx-conformance-client", McpxVersion.current())
                 .protocolVersion(env.version())
@@ -56,7 +58,7 @@ final class ConformanceClientCommand implements Callable<Integer> {
         }
     }
 
-    private UpstreamEndpoint endpoint() {
+    private UpstreamEndpoint.Http endpoint() {
         try {
             return new UpstreamEndpoint.Http(URI.create(url), Map.of(), UpstreamEndpoint.HttpKind.STREAMABLE);
         } catch (IllegalArgumentException e) {

@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
 @Command(name = "mcpx", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT, versionProvider = Main.Version.class,
         description = "A dual-era MCP gateway that heals stale upstreams.",
         subcommands = {ServeCommand.class, ToolsCommand.class, CallCommand.class, ProbeCommand.class,
-                ConformanceClientCommand.class, SetupCommand.class, DoctorCommand.class, CommandLine.HelpCommand.class})
+                ConformanceClientCommand.class, SetupCommand.class, DoctorCommand.class, LoginCommand.class,
+                LogoutCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     static final int OK = 0;

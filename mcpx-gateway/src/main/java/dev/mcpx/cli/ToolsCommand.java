@@ -9,6 +9,7 @@ import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.NeedsLoginException;
 import dev.mcpx.protocol.ToolDescriptor;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,7 +75,9 @@ final class ToolsCommand implements Callable<Integer> {
                 }
             } catch (ExecutionException e) {
                 String why = e.getCause() instanceof McpException mcp ? mcp.getMessage() : String.valueOf(e.getCause());
-                System.err.println("mcpx: " + upstream.name() + ": " + why);
+                // the state /status shows for it, so a script reading either sees the same word
+                System.err.println(e.getCause() instanceof NeedsLoginException ? "mcpx: needs-login: " + why
+                        : "mcpx: " + upstream.name() + ": " + why);
                 exit = Main.MCP_ERROR;
             }
         }

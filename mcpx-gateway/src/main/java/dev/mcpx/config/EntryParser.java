@@ -57,7 +57,8 @@ final class EntryParser {
                     request != null ? Duration.ofMillis(request)
                             : alias != null ? Duration.ofMillis(alias) : limits.requestTimeout(),
                     start != null ? Duration.ofMillis(start) : UpstreamConfig.DEFAULT_START_TIMEOUT,
-                    enabled(entry, fields), limits.messages(), filter(name, entry, fields), era(entry, endpoint, fields));
+                    enabled(entry, fields), limits.messages(), filter(name, entry, fields), era(entry, endpoint, fields),
+                    OAuthParser.parse(entry, endpoint, fields, expander));
         } catch (VariableExpander.UndefinedVariable e) {
             throw fields.problem(e.getMessage());
         }

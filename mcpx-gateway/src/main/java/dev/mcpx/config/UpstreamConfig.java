@@ -1,8 +1,12 @@
 package dev.mcpx.config;
 
+import dev.mcpx.auth.AuthorizationStep;
+import dev.mcpx.auth.OAuthClient;
+import dev.mcpx.auth.OAuthSettings;
 import dev.mcpx.catalogue.CatalogueFilter;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.Reissue;
+import dev.mcpx.login.TokenFile;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.transport.UpstreamEndpoint;
@@ -23,17 +27,26 @@ import java.util.Map;
  * @param limits         what its client reads at most ({@code mcpx.limits})
  * @param filter         which of its tools, prompts and resources hosts see and may use
  * @param era            the era the operator pinned ({@code "era"}), or null: detected
+ * @param oauth          how mcpx authorizes itself at an OAuth-protected HTTP upstream ({@code "oauth"}),
+ *                       or null: never
  */
 public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String prefix,
                              Map<String, Reissue> reissue, Duration requestTimeout,
                              Duration startTimeout, boolean enabled, Limits.MessageLimits limits,
-                             CatalogueFilter filter, Era era) {
+                             CatalogueFilter filter, Era era, OAuthSettings oauth) {
 
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Limits.DEFAULTS.requestTimeout();
     public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(30);
 
     public UpstreamConfig {
         reissue = Map.copyOf(reissue);
+    }
+
+    /** An upstream without OAuth. */
+    public UpstreamConfig(String name, UpstreamEndpoint endpoint, String prefix, Map<String, Reissue> reissue,
+                          Duration requestTimeout, Duration startTimeout, boolean enabled, Limits.MessageLimits limits,
+                          CatalogueFilter filter, Era era) {
+        this(name, endpoint, prefix, reissue, requestTimeout, startTimeout, enabled, limits, filter, era, null);
     }
 
     /** An upstream whose era is detected. */
@@ -63,18 +76,35 @@ public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String pref
 
     /** This entry with {@code next} as its filter. */
     public UpstreamConfig withFilter(CatalogueFilter next) {
-        return new UpstreamConfig(name, endpoint, prefix, reissue, requestTimeout, startTimeout, enabled, limits, next, era);
+        return new UpstreamConfig(name, endpoint, prefix, reissue, requestTimeout, startTimeout, enabled, limits, next, era,
+                oauth);
     }
 
-    /** A client for this upstream with its name, timeouts, limits and re-issue overrides applied. */
+    /**
+     * A client for this upstream with its name, timeouts, limits and re-issue overrides applied;
+     * an OAuth upstream's tokens come from the user's token store and are never asked for.
+     */
     public McpClient.Builder clientBuilder() {
-        McpClient.Builder builder = McpClient.builder(endpoint).name(name).requestTimeout(requestTimeout).reissue(reissue)
+        return clientBuilder(null);
+    }
+
+    /** The same; an OAuth upstream asks the user through {@code login} when it needs a new authorization. */
+    public McpClient.Builder clientBuilder(AuthorizationStep login) {
+        UpstreamEndpoint authorized = oauth != null && endpoint instanceof UpstreamEndpoint.Http http
+                ? http.withAuthorization(oauthClient(login)) : endpoint;
+        McpClient.Builder builder = McpClient.builder(authorized).name(name).requestTimeout(requestTimeout).reissue(reissue)
                 .maxMessageChars(limits.maxMessageBytes()).maxSseEventBytes(limits.maxSseEventBytes());
         if (era != null) {
             // the newest version of the era; a legacy server may still choose an older one at initialize
             builder.protocolVersion(era == Era.LEGACY ? ProtocolVersion.LATEST_LEGACY : ProtocolVersion.LATEST_MODERN);
         }
         return builder;
+    }
+
+    /** The OAuth client of this upstream (only for an {@link #oauth} one), its tokens in the user's token store. */
+    public OAuthClient oauthClient(AuthorizationStep login) {
+        return OAuthClient.builder(((UpstreamEndpoint.Http) endpoint).url()).name(name).settings(oauth)
+                .store(TokenFile.shared()).authorizationStep(login).loginHint("run `mcpx login " + name + "`").build();
     }
 
     /** "stdio", "http" or "sse": the transport family, as {@code /status} shows it. */

@@ -15,6 +15,7 @@ import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.JsonRpcError;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.NeedsLoginException;
 import dev.mcpx.protocol.RequestCancelledException;
 import dev.mcpx.protocol.ToolDescriptor;
 import dev.mcpx.protocol.UpstreamUnavailableException;
@@ -206,7 +207,11 @@ public final class Upstream {
             delay = backoff.delay(failures);
             reconnecting = state == UpstreamState.RESTARTING
                     && System.nanoTime() - lostAtNanos < config.requestTimeout().toNanos();
-            if (reconnecting) {
+            if (cause instanceof NeedsLoginException) {
+                reconnecting = false;
+                state = UpstreamState.NEEDS_LOGIN;
+                reason = describe(cause);
+            } else if (reconnecting) {
                 reason = "reconnect failed (" + describe(cause) + "); next attempt in " + delay.toMillis() + " ms";
             } else {
                 state = UpstreamState.FAILED;
@@ -557,6 +562,10 @@ public final class Upstream {
                         }
                     }
                     case FAILED -> throw unavailable("failed to start: " + reason);
+                    case NEEDS_LOGIN -> {
+                        rejected.incrementAndGet();
+                        throw new NeedsLoginException(reason, null);
+                    }
                     case DISABLED -> throw unavailable("is disabled in the config");
                     case STOPPED -> throw unavailable("is stopped");
                 }

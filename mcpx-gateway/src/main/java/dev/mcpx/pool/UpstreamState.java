@@ -16,12 +16,18 @@ public enum UpstreamState {
     RESTARTING,
     /** Could not start; retried with backoff, its tools absent meanwhile. */
     FAILED,
+    /**
+     * An OAuth upstream with no token that works, and none to be had without its user
+     * ({@code mcpx login NAME}): its tools absent, calls refused with that advice; tried again
+     * with backoff, so a login from any process is picked up.
+     */
+    NEEDS_LOGIN,
     /** In the config with {@code enabled: false}. */
     DISABLED,
     /** Shut down (gateway stopping, or removed from the config). */
     STOPPED;
 
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
 }

@@ -56,6 +56,12 @@ public record NodeTools(Path node, Path conformance, Path serverEverything) {
         return command;
     }
 
+    /** oauth2-mock-server's package folder ({@code MCPX_OAUTH_SERVER}, else {@code .tools/oauth/}), or empty. */
+    public static Optional<Path> oauthServer() {
+        return locate(System.getenv("MCPX_OAUTH_SERVER"), enclosingToolsDir(Path.of("").toAbsolutePath()),
+                "oauth/node_modules/oauth2-mock-server");
+    }
+
     private static Optional<Path> locate(String fromEnv, Optional<Path> toolsDir, String relative) {
         Optional<Path> path = fromEnv != null && !fromEnv.isBlank()
                 ? Optional.of(Path.of(fromEnv))

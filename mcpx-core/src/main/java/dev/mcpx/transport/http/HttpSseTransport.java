@@ -1,5 +1,6 @@
 package dev.mcpx.transport.http;
 
+import dev.mcpx.protocol.AuthorizationRequiredException;
 import dev.mcpx.protocol.HttpStatusException;
 import dev.mcpx.protocol.JsonRpcCodec;
 import dev.mcpx.protocol.JsonRpcMessage;
@@ -58,6 +59,7 @@ final class HttpSseTransport implements Transport {
         this.events = events;
         HttpRequest.Builder get = HttpRequest.newBuilder(endpoint.url()).header("Accept", "text/event-stream").GET();
         endpoint.headers().forEach(get::header);
+        Unauthorized.authorize(get, endpoint.authorization(), "GET", endpoint.url());
         long waitMillis = options.connectTimeout().toMillis();
         try {
             HttpResponse<InputStream> response = http.sendAsync(get.build(), HttpResponse.BodyHandlers.ofInputStream())
@@ -65,7 +67,8 @@ final class HttpSseTransport implements Transport {
             if (response.statusCode() / 100 != 2 || !ResponseBodies.isEventStream(response)) {
                 String body = ResponseBodies.readErrorBody(response.body());
                 close();
-                throw new HttpStatusException(response.statusCode(), body);
+                AuthorizationRequiredException unauthorized = Unauthorized.of(response);
+                throw unauthorized != null ? unauthorized : new HttpStatusException(response.statusCode(), body);
             }
             stream = response.body();
             reader = Thread.ofVirtual().name("mcpx-http-sse").start(this::read);
@@ -142,6 +145,7 @@ final class HttpSseTransport implements Transport {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(codec.encode(message)));
         endpoint.headers().forEach(post::header);
+        Unauthorized.authorize(post, endpoint.authorization(), "POST", postUrl.join());
         outbound.headers().forEach(post::header);
         // every answer comes on the stream, so the POST's status is all a send waits for, and an
         // upstream that takes the POST and stalls costs at most the message's timeout
@@ -173,7 +177,8 @@ final class HttpSseTransport implements Transport {
             events.accept(new TransportEvent.Received(error));
             return;
         }
-        throw new HttpStatusException(response.statusCode(), body);
+        AuthorizationRequiredException unauthorized = Unauthorized.of(response);
+        throw unauthorized != null ? unauthorized : new HttpStatusException(response.statusCode(), body);
     }
 
     @Override

@@ -72,7 +72,7 @@ final class LegacyHttpTransport implements Transport {
         this.codec = new JsonRpcCodec(options.maxMessageBytes());
         this.http = options.newHttpClient(endpoint.url());
         // A configured header the JDK refuses (Host, Connection, ...) fails here, not on the first call.
-        request(endpoint.url(), null, false).build();
+        request(endpoint.url(), null, false, "POST").build();
     }
 
     @Override
@@ -95,7 +95,7 @@ final class LegacyHttpTransport implements Transport {
             throw new SessionExpiredException(state.expired(), 404,
                     "not sent: the session expired and no initialize has replaced it yet");
         }
-        HttpRequest.Builder builder = request(endpoint.url(), sentWith, !initialize)
+        HttpRequest.Builder builder = request(endpoint.url(), sentWith, !initialize, "POST")
                 .header("Accept", ACCEPT_BOTH)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(codec.encode(message)));
@@ -115,7 +115,7 @@ final class LegacyHttpTransport implements Transport {
         HttpResponse<InputStream> response = exchange(builder.build(), message);
         int status = response.statusCode();
         if (status / 100 != 2) {
-            throw refusal(sentWith, status, ResponseBodies.readErrorBody(response.body()));
+            throw refusal(sentWith, response, ResponseBodies.readErrorBody(response.body()));
         }
         ResponseBodies.discard(response.body());
     }
@@ -139,7 +139,7 @@ final class LegacyHttpTransport implements Transport {
         if (status / 100 != 2) {
             inFlight.remove(id, exchange);
             String body = ResponseBodies.readErrorBody(response.body());
-            McpException refusal = refusal(sentWith, status, body);
+            McpException refusal = refusal(sentWith, response, body);
             ErrorResponse error = ResponseBodies.errorResponse(body);
             if (refusal instanceof HttpStatusException && error != null && id.equals(error.id())) {
                 emit(new TransportEvent.Received(error));
@@ -197,10 +197,17 @@ final class LegacyHttpTransport implements Transport {
 
     /**
      * What a non-2xx answer means: a session the server no longer knows is
-     * {@link SessionExpiredException}; anything else is {@link HttpStatusException} (a request
-     * whose refusal carries a JSON-RPC error naming it gets that error as its answer instead).
+     * {@link SessionExpiredException}; one about its credentials is
+     * {@link dev.mcpx.protocol.AuthorizationRequiredException}; anything else is
+     * {@link HttpStatusException} (a request whose refusal carries a JSON-RPC error naming it gets
+     * that error as its answer instead).
      */
-    private static McpException refusal(String sentWith, int status, String body) {
+    private static McpException refusal(String sentWith, HttpResponse<?> response, String body) {
+        int status = response.statusCode();
+        McpException unauthorized = Unauthorized.of(response);
+        if (unauthorized != null) {
+            return unauthorized;
+        }
         if (sentWith != null && (status == 404 || (status == 400 && ResponseBodies.rejectsSession(body)))) {
             return new SessionExpiredException(sentWith, status, body);
         }
@@ -308,7 +315,7 @@ final class LegacyHttpTransport implements Transport {
 
     /** Ends the session upstream; bounded, and any answer (405 included) is fine. */
     private void deleteSession(String session) {
-        HttpRequest delete = request(endpoint.url(), session, true).DELETE()
+        HttpRequest delete = request(endpoint.url(), session, true, "DELETE").DELETE()
                 .timeout(options.closeTimeout()).build();
         try {
             http.sendAsync(delete, HttpResponse.BodyHandlers.discarding())
@@ -333,10 +340,11 @@ final class LegacyHttpTransport implements Transport {
         return session.get().current();
     }
 
-    /** A request to {@code url} with the configured headers, the session and the protocol version. */
-    HttpRequest.Builder request(URI url, String session, boolean withVersion) {
+    /** A request to {@code url} with the configured headers, its authorization, the session and the protocol version. */
+    HttpRequest.Builder request(URI url, String session, boolean withVersion, String httpMethod) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(url);
         endpoint.headers().forEach(builder::header);
+        Unauthorized.authorize(builder, endpoint.authorization(), httpMethod, url);
         if (session != null) {
             builder.header("Mcp-Session-Id", session);
         }
@@ -349,7 +357,7 @@ final class LegacyHttpTransport implements Transport {
 
     /** A GET for an SSE stream: the listen stream, or a resume when {@code lastEventId} is given. */
     CompletableFuture<HttpResponse<InputStream>> openEventStream(String session, String lastEventId, StreamSlot slot) {
-        HttpRequest.Builder builder = request(endpoint.url(), session, true).header("Accept", "text/event-stream").GET();
+        HttpRequest.Builder builder = request(endpoint.url(), session, true, "GET").header("Accept", "text/event-stream").GET();
         if (lastEventId != null) {
             builder.header("Last-Event-ID", lastEventId);
         }

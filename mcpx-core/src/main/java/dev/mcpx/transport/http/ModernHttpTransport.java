@@ -205,8 +205,13 @@ final class ModernHttpTransport implements Transport {
         if (status / 100 != 2) {
             String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
             JsonRpcError error = jsonRpcErrorIn(body);
-            emit(error == null ? new TransportEvent.RequestFailed(id, new HttpStatusException(status, body))
-                    : new TransportEvent.Received(new ErrorResponse(id, error)));
+            McpException unauthorized = Unauthorized.of(response);
+            if (unauthorized != null) {
+                emit(new TransportEvent.RequestFailed(id, unauthorized));
+            } else {
+                emit(error == null ? new TransportEvent.RequestFailed(id, new HttpStatusException(status, body))
+                        : new TransportEvent.Received(new ErrorResponse(id, error)));
+            }
         } else if (mediaType(response).equals("text/event-stream")) {
             reader.readEventStream(id, exchange.body, () -> exchange.cancelled || closed);
         } else {
@@ -222,6 +227,10 @@ final class ModernHttpTransport implements Transport {
         String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
         if (response.statusCode() / 100 != 2) {
             JsonRpcError error = jsonRpcErrorIn(body);
+            McpException unauthorized = Unauthorized.of(response);
+            if (unauthorized != null) {
+                throw unauthorized;
+            }
             throw error == null ? new HttpStatusException(response.statusCode(), body) : new McpErrorException(error);
         }
     }
@@ -258,6 +267,7 @@ final class ModernHttpTransport implements Transport {
                 .header("Content-Type", "application/json")
                 .header("Accept", ACCEPT);
         endpoint.headers().forEach(builder::header);
+        Unauthorized.authorize(builder, endpoint.authorization(), "POST", endpoint.url());
         String version = ModernMeta.protocolVersionOf(message).orElse(null);
         if (version == null && message instanceof Request) {
             throw new IllegalArgumentException(method + " lacks _meta " + MetaKeys.PROTOCOL_VERSION

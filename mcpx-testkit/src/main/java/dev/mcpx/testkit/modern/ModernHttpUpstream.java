@@ -61,6 +61,8 @@ public final class ModernHttpUpstream implements AutoCloseable {
     volatile long ttlMs = 60_000;
     volatile boolean sseForEverything;
     volatile boolean refuseListen;
+    volatile String authorizationServer;
+    private final BearerGate gate;
     final Set<String> declinedResources = ConcurrentHashMap.newKeySet();
     final Map<String, AtomicInteger> versionRefusals = new ConcurrentHashMap<>();
     final SilentCloses silentCloses = new SilentCloses();
@@ -78,7 +80,8 @@ public final class ModernHttpUpstream implements AutoCloseable {
         connector.setPort(port);
         connector.setReuseAddress(true);
         server.addConnector(connector);
-        server.setHandler(new ModernHandler(this));
+        gate = new BearerGate(this, new ModernHandler(this));
+        server.setHandler(gate);
         try {
             server.start();
         } catch (Exception e) {
@@ -121,6 +124,26 @@ public final class ModernHttpUpstream implements AutoCloseable {
 
     public int port() {
         return url.getPort();
+    }
+
+    /**
+     * Makes it an OAuth-protected resource whose tokens {@code issuer} grants: requests without
+     * a live bearer JWT get 401 with a challenge naming its resource metadata.
+     */
+    public ModernHttpUpstream requireBearer(URI issuer) {
+        authorizationServer = issuer.toString();
+        return this;
+    }
+
+    /** Every token it has been sent so far expires now (their holders must refresh). */
+    public ModernHttpUpstream expireTokensSeen() {
+        gate.expired.addAll(gate.seen);
+        return this;
+    }
+
+    /** How many requests it refused for their missing or expired token. */
+    public int unauthorized() {
+        return gate.refused.get();
     }
 
     /** The MCP endpoint. */

@@ -1,0 +1,36 @@
+package dev.mcpx.transport;
+
+import dev.mcpx.protocol.AuthorizationRequiredException;
+import java.net.URI;
+import java.util.Map;
+
+/**
+ * How an HTTP upstream's requests are authorized (an OAuth client, in {@code dev.mcpx.auth}).
+ * The transport asks it for the headers of each request it sends and reports a refusal as
+ * {@link AuthorizationRequiredException}; the client's recovery decides to {@link #renew}.
+ */
+public interface HttpAuthorization {
+
+    /** No authorization beyond the endpoint's configured headers. */
+    HttpAuthorization NONE = new HttpAuthorization() {
+        @Override
+        public Map<String, String> headers(String httpMethod, URI uri) {
+            return Map.of();
+        }
+
+        @Override
+        public void renew(AuthorizationRequiredException refused) {
+            throw refused;
+        }
+    };
+
+    /** The headers that authorize one request ({@code Authorization}, and {@code DPoP} for a bound token); empty for none yet. */
+    Map<String, String> headers(String httpMethod, URI uri);
+
+    /**
+     * Obtains credentials the refused request may succeed with (refresh, authorize, step up),
+     * once for all the requests refused the same credentials; returns when a retry is worth it,
+     * throws the reason when not (for example {@code NeedsLoginException}).
+     */
+    void renew(AuthorizationRequiredException refused);
+}

@@ -1,0 +1,39 @@
+package dev.mcpx.transport.http;
+
+import dev.mcpx.protocol.AuthorizationRequiredException;
+import dev.mcpx.transport.HttpAuthorization;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Locale;
+
+/** The two answers that are about a request's credentials, and the headers that carry them. */
+final class Unauthorized {
+
+    private Unauthorized() {
+    }
+
+    /** Adds what {@code authorization} says the request needs. */
+    static HttpRequest.Builder authorize(HttpRequest.Builder builder, HttpAuthorization authorization, String httpMethod,
+                                         URI uri) {
+        authorization.headers(httpMethod, uri).forEach(builder::setHeader);
+        return builder;
+    }
+
+    /**
+     * A 401, or a 403 whose challenge says {@code insufficient_scope}, as the refusal the client's
+     * recovery acts on; null for any other answer.
+     */
+    static AuthorizationRequiredException of(HttpResponse<?> response) {
+        int status = response.statusCode();
+        String challenge = response.headers().firstValue("WWW-Authenticate").orElse(null);
+        boolean insufficientScope = status == 403 && challenge != null
+                && challenge.toLowerCase(Locale.ROOT).contains("insufficient_scope");
+        if (status != 401 && !insufficientScope) {
+            return null;
+        }
+        String sent = response.request().headers().firstValue("Authorization").orElse(null);
+        return new AuthorizationRequiredException(status, challenge, sent,
+                response.headers().firstValue("DPoP-Nonce").orElse(null));
+    }
+}
