@@ -8,6 +8,7 @@ import dev.mcpx.front.http.HttpFront;
 import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.gateway.Gateway;
+import dev.mcpx.telemetry.MetricsListener;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
@@ -48,17 +49,29 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     HttpAccessOptions access;
 
+    @Option(names = "--metrics", paramLabel = "HOST:PORT",
+            description = "Also serve Prometheus metrics at http://HOST:PORT/metrics (port 0: any free port); "
+                    + "for --stdio, whose gateway has no HTTP front. --http serves /metrics itself.")
+    String metrics;
+
     @Override
     public Integer call() throws Exception {
         Logging.setRoot(System.getenv().getOrDefault("MCPX_LOG", "INFO"));
         GatewayConfig loaded = config.load();
         InetSocketAddress address = httpAddress(loaded);
+        InetSocketAddress metricsAddress = metrics == null ? null : HostPort.parse(metrics).orElseThrow(() ->
+                new UsageException("--metrics must be HOST:PORT (e.g. 127.0.0.1:9464), not \"" + metrics + "\""));
         HttpSecurity security = address == null ? HttpSecurity.NONE : secure(address, loaded);
         // stdout belongs to MCP: anything that prints by accident goes to stderr instead
         OutputStream mcpOut = new FileOutputStream(FileDescriptor.out);
         System.setOut(System.err);
         Gateway gateway = Gateway.start(loaded, Gateway.Settings.defaults(McpxVersion.current()), System.getenv());
         Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "mcpx-shutdown"));
+        if (metricsAddress != null) {
+            MetricsListener listener = MetricsListener.start(gateway.telemetry(), metricsAddress);
+            Runtime.getRuntime().addShutdownHook(new Thread(listener::close, "mcpx-metrics-shutdown"));
+            System.err.println("mcpx: metrics on " + listener.uri());
+        }
         if (address == null) {
             LOG.info("serving on stdio with {} upstreams", loaded.upstreams().size());
             new StdioFront(gateway.hostRequests(), gateway.listChanges(), gateway.frontLimits(), System.in, mcpOut).run();

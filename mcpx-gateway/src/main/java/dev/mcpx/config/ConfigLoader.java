@@ -76,7 +76,8 @@ public final class ConfigLoader {
             upstreams.add(parser.parse(entry.getKey(), entry.getValue()));
         }
         rejectSharedPrefixes(file, upstreams);
-        return new GatewayConfig(Optional.of(file), upstreams, options.tokens(), options.http(), options.limits(), options.tls());
+        return new GatewayConfig(Optional.of(file), upstreams, options.tokens(), options.http(), options.limits(), options.tls(),
+                options.telemetry());
     }
 
     /** Two upstreams under one non-empty prefix would put their tools in one namespace. */
@@ -110,13 +111,15 @@ public final class ConfigLoader {
     }
 
     /** The optional top-level {@code "mcpx"} object. */
-    record GatewayOptions(List<FrontToken> tokens, Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls) {
+    record GatewayOptions(List<FrontToken> tokens, Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls,
+                          TelemetryOptions telemetry) {
 
-        private static final java.util.Set<String> KNOWN = java.util.Set.of("token", "tokens", "tls", "http", "limits");
+        private static final java.util.Set<String> KNOWN = java.util.Set.of("token", "tokens", "tls", "http", "limits",
+                "metrics", "audit", "logFormat");
 
         static GatewayOptions parse(Path file, JsonNode node, VariableExpander expander) {
             if (node == null) {
-                return new GatewayOptions(List.of(), Optional.empty(), Limits.DEFAULTS, Optional.empty());
+                return new GatewayOptions(List.of(), Optional.empty(), Limits.DEFAULTS, Optional.empty(), TelemetryOptions.DEFAULTS);
             }
             if (!(node instanceof ObjectNode options)) {
                 throw new ConfigException(file, null, "\"mcpx\" must be an object, not " + Fields.kind(node));
@@ -124,7 +127,7 @@ public final class ConfigLoader {
             Fields fields = new Fields(file, null, "mcpx.");
             for (String name : options.propertyNames()) {
                 if (!KNOWN.contains(name)) {
-                    throw new ConfigException(file, null, "\"mcpx\" has unknown option \"" + name + "\" (known: token, tokens, tls, http, limits)");
+                    throw new ConfigException(file, null, "\"mcpx\" has unknown option \"" + name + "\" (known: token, tokens, tls, http, limits, metrics, audit, logFormat)");
                 }
             }
             FrontOptionsParser front = new FrontOptionsParser(file, expander);
@@ -133,7 +136,7 @@ public final class ConfigLoader {
                     : Optional.of(HostPort.parse(http).orElseThrow(() -> new ConfigException(file, null,
                             "mcpx.http must be HOST:PORT (e.g. 127.0.0.1:8080), not \"" + http + "\"")));
             return new GatewayOptions(front.tokens(options), address, LimitsParser.parse(file, options.get("limits")),
-                    front.tls(options));
+                    front.tls(options), TelemetryParser.parse(file, options));
         }
     }
 }

@@ -14,9 +14,16 @@ import java.util.Optional;
  * @param http      address the HTTP front binds when {@code serve --http} gives none
  * @param limits    the operator's limits ({@code mcpx.limits})
  * @param tls       the HTTP front's certificate and key ({@code mcpx.tls}), if it serves TLS
+ * @param telemetry metrics, the audit log and the log format ({@code mcpx.metrics}, {@code mcpx.audit}, {@code mcpx.logFormat})
  */
 public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
-                            Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls) {
+                            Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls,
+                            TelemetryOptions telemetry) {
+
+    public GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
+                         Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls) {
+        this(source, upstreams, tokens, http, limits, tls, TelemetryOptions.DEFAULTS);
+    }
 
     public GatewayConfig {
         upstreams = List.copyOf(upstreams);
@@ -25,7 +32,7 @@ public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstream
 
     /** A config with no front options (no tokens, no TLS, the default limits). */
     public GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams) {
-        this(source, upstreams, List.of(), Optional.empty(), Limits.DEFAULTS, Optional.empty());
+        this(source, upstreams, List.of(), Optional.empty(), Limits.DEFAULTS, Optional.empty(), TelemetryOptions.DEFAULTS);
     }
 
     public Optional<UpstreamConfig> upstream(String name) {
@@ -45,6 +52,6 @@ public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstream
     public String toString() {
         return "GatewayConfig[source=" + source + ", upstreams=" + upstreams + ", tokens="
                 + tokens.stream().map(FrontToken::name).toList() + ", http=" + http + ", limits=" + limits
-                + ", tls=" + tls + "]";
+                + ", tls=" + tls + ", telemetry=" + telemetry + "]";
     }
 }

@@ -19,6 +19,7 @@ import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.TasksExtension;
+import dev.mcpx.router.CallObserver;
 import dev.mcpx.router.HeldCalls;
 import dev.mcpx.router.HostCall;
 import dev.mcpx.router.LogLevel;
@@ -59,6 +60,7 @@ public final class HostRequests {
     private final Duration startWait;
     private final int pageSize;
     private final HostRoots roots;
+    private final HostObserver observer;
 
     public HostRequests(Catalogue catalogue, Pool pool, ServerIdentity identity, Duration startWait, int pageSize) {
         this(catalogue, pool, identity, startWait, pageSize, HeldCalls.Limits.DEFAULT);
@@ -73,10 +75,17 @@ public final class HostRequests {
     /** {@code roots}: where the fronts keep their hosts' roots for the upstreams' asks outside a call. */
     public HostRequests(Catalogue catalogue, Pool pool, ServerIdentity identity, Duration startWait, int pageSize,
                         HeldCalls.Limits heldCalls, HostRoots roots) {
+        this(catalogue, pool, identity, startWait, pageSize, heldCalls, roots, HostObserver.NONE, CallObserver.NONE);
+    }
+
+    /** {@code hosts} hears every answer and refusal; {@code calls} every call routed to an upstream. */
+    public HostRequests(Catalogue catalogue, Pool pool, ServerIdentity identity, Duration startWait, int pageSize,
+                        HeldCalls.Limits heldCalls, HostRoots roots, HostObserver hosts, CallObserver calls) {
         this.roots = roots;
+        this.observer = hosts;
         this.catalogue = catalogue;
         this.pool = pool;
-        this.router = new Router(catalogue, pool, startWait, heldCalls);
+        this.router = new Router(catalogue, pool, startWait, heldCalls, calls);
         this.subscriptions = new ResourceSubscriptions(router, pool);
         this.identity = identity;
         this.startWait = startWait;
@@ -185,6 +194,28 @@ public final class HostRequests {
     public JsonRpcMessage answer(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
                                  Cancellation cancellation, ObjectNode hostCapabilities, ServerRequestHandler hostAsks,
                                  Consumer<ObjectNode> hostLog, LogLevel legacyLogLevel) {
+        return answer(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks, hostLog, legacyLogLevel, null);
+    }
+
+    /** As above, with {@code hostSession}: the host's session as the audit log names it (null: none). */
+    public JsonRpcMessage answer(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
+                                 Cancellation cancellation, ObjectNode hostCapabilities, ServerRequestHandler hostAsks,
+                                 Consumer<ObjectNode> hostLog, LogLevel legacyLogLevel, String hostSession) {
+        long start = System.nanoTime();
+        JsonRpcMessage answer = answered(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks,
+                hostLog, legacyLogLevel, hostSession);
+        observer.answered(hostRequest, era, answer, System.nanoTime() - start);
+        return answer;
+    }
+
+    /** The front turned a host request away at the operator's limit {@code limit}. */
+    public void refused(String limit) {
+        observer.refused(limit);
+    }
+
+    private JsonRpcMessage answered(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
+                                    Cancellation cancellation, ObjectNode hostCapabilities, ServerRequestHandler hostAsks,
+                                    Consumer<ObjectNode> hostLog, LogLevel legacyLogLevel, String hostSession) {
         try {
             if (era == Era.MODERN) {
                 requireModernMeta(hostRequest);
@@ -194,7 +225,7 @@ public final class HostRequests {
                 }
             }
             JsonNode hostResult = result(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks,
-                    hostLog, legacyLogLevel);
+                    hostLog, legacyLogLevel, hostSession);
             return new Result(hostRequest.id(), era == Era.MODERN ? modern(hostRequest.method(), hostResult) : hostResult);
         } catch (McpException e) {
             return new ErrorResponse(hostRequest.id(), hostError(e.toError(), era));
@@ -207,7 +238,7 @@ public final class HostRequests {
 
     private JsonNode result(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress, Cancellation cancellation,
                             ObjectNode hostCapabilities, ServerRequestHandler hostAsks, Consumer<ObjectNode> hostLog,
-                            LogLevel legacyLogLevel) {
+                            LogLevel legacyLogLevel, String hostSession) {
         String method = hostRequest.method();
         ListKind list = ListKind.ofMethod(method);
         if (list != null) {
@@ -218,7 +249,7 @@ public final class HostRequests {
             ObjectNode declared = era == Era.MODERN ? Json.objectAt(meta, MetaKeys.CLIENT_CAPABILITIES) : hostCapabilities;
             LogLevel logLevel = era == Era.MODERN ? LogLevel.parse(Json.text(meta, MetaKeys.LOG_LEVEL)) : legacyLogLevel;
             return router.route(new HostCall(method, hostRequest.params(), hostProgress, cancellation, era,
-                    declared, hostAsks, hostLog, logLevel));
+                    declared, hostAsks, hostLog, logLevel, hostSession));
         }
         if (Methods.LOGGING_SET_LEVEL.equals(method) && LogLevel.parse(Json.text(hostRequest.params(), "level")) == null) {
             throw new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS,

@@ -2,29 +2,32 @@ package dev.mcpx.front.http;
 
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.JsonRpcError;
+import dev.mcpx.telemetry.Telemetry;
 import java.util.Set;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
-/** Every HTTP request: the access checks first, then {@code /mcp} or {@code /status}. */
+/** Every HTTP request: the access checks first, then {@code /mcp}, {@code /status} or {@code /metrics}. */
 final class GatewayHandler extends Handler.Abstract {
 
     /**
      * Read-only endpoints a monitoring token reaches. Anything else (including unknown paths)
      * counts as {@code /mcp}, so a new endpoint is never open by omission.
      */
-    static final Set<String> MONITORING = Set.of("/status");
+    static final Set<String> MONITORING = Set.of("/status", "/metrics");
 
     private final AccessGuard guard;
     private final McpEndpoint mcp;
     private final StatusPage status;
+    private final Telemetry telemetry;
 
-    GatewayHandler(AccessGuard guard, McpEndpoint mcp, StatusPage status) {
+    GatewayHandler(AccessGuard guard, McpEndpoint mcp, StatusPage status, Telemetry telemetry) {
         this.guard = guard;
         this.mcp = mcp;
         this.status = status;
+        this.telemetry = telemetry;
     }
 
     @Override
@@ -75,7 +78,15 @@ final class GatewayHandler extends Handler.Abstract {
                     Replies.text(response, callback, 405, "text/plain", "method not allowed\n", "Allow", "GET");
                 }
             }
-            default -> Replies.text(response, callback, 404, "text/plain", "not found: try /mcp or /status\n");
+            case "/metrics" -> {
+                if ("GET".equals(method)) {
+                    telemetry.scrape(request.getHeaders().get("Accept")).ifPresentOrElse(scrape -> scrape.send(response, callback),
+                            () -> Replies.text(response, callback, 404, "text/plain", "metrics are off (mcpx.metrics)\n"));
+                } else {
+                    Replies.text(response, callback, 405, "text/plain", "method not allowed\n", "Allow", "GET");
+                }
+            }
+            default -> Replies.text(response, callback, 404, "text/plain", "not found: try /mcp, /status or /metrics\n");
         }
         return true;
     }
