@@ -59,7 +59,7 @@ class StdioMetricsListenerTest {
             do {
                 answer = Json.parse(out.readLine());
             } while (answer.path("id").asInt() != 2);
-            assertThat(answer.path("result").path("content").path(0).path("text").asString()).isEqualTo("hi");
+            assertThat(answer.path("result").path("content").path(0).path("text").asString()).isEqualTo("Echo: hi");
 
             HttpResponse<String> text = http.send(HttpRequest.newBuilder(metrics).GET().build(),
                     HttpResponse.BodyHandlers.ofString());
