@@ -58,6 +58,9 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Logging.setRoot(System.getenv().getOrDefault("MCPX_LOG", "INFO"));
         GatewayConfig loaded = config.load();
+        if (loaded.telemetry().jsonLogs()) {
+            Logging.json();
+        }
         InetSocketAddress address = httpAddress(loaded);
         InetSocketAddress metricsAddress = metrics == null ? null : HostPort.parse(metrics).orElseThrow(() ->
                 new UsageException("--metrics must be HOST:PORT (e.g. 127.0.0.1:9464), not \"" + metrics + "\""));

@@ -201,11 +201,13 @@ public final class HostRequests {
     public JsonRpcMessage answer(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
                                  Cancellation cancellation, ObjectNode hostCapabilities, ServerRequestHandler hostAsks,
                                  Consumer<ObjectNode> hostLog, LogLevel legacyLogLevel, String hostSession) {
-        long start = System.nanoTime();
-        JsonRpcMessage answer = answered(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks,
-                hostLog, legacyLogLevel, hostSession);
-        observer.answered(hostRequest, era, answer, System.nanoTime() - start);
-        return answer;
+        try (CallLogContext context = CallLogContext.enter(hostRequest)) {
+            long start = System.nanoTime();
+            JsonRpcMessage answer = answered(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks,
+                    hostLog, legacyLogLevel, hostSession);
+            observer.answered(hostRequest, era, answer, System.nanoTime() - start);
+            return answer;
+        }
     }
 
     /** The front turned a host request away at the operator's limit {@code limit}. */

@@ -33,6 +33,7 @@ import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.ToLongFunction;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The gateway's metrics: {@code mcp.server.operation.duration} for every host request,
@@ -57,6 +58,7 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
     private final Gauge inFlight;
     private final AuditLog audit;
     private final boolean metrics;
+    private final RecentEvents recent = new RecentEvents();
     private final Map<String, AtomicReference<LongSupplier>> counted = new ConcurrentHashMap<>();
     private volatile String frontTransport = "pipe";
 
@@ -140,6 +142,11 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
         return metrics ? Optional.of(Scrape.of(registry.scrape(), accept)) : Optional.empty();
     }
 
+    /** What {@code /status} adds to an upstream's entry: its recent recoveries and last failed call. */
+    public void describe(String upstream, ObjectNode entry) {
+        recent.describe(upstream, entry);
+    }
+
     @Override
     public void close() {
         audit.close();
@@ -217,6 +224,7 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
             if (metrics) {
                 recoveries.labelValues(upstream, recovery.label()).inc();
             }
+            recent.recovered(upstream, recovery.label(), call.method(), target);
         }
 
         @Override
@@ -226,7 +234,9 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
 
         @Override
         public void failed(McpException error) {
-            ended(ErrorTypes.of(error), null, error);
+            String errorType = ErrorTypes.of(error);
+            recent.failed(upstream, call.method(), target, errorType, error.toError().message());
+            ended(errorType, null, error);
         }
 
         private void ended(String errorType, JsonNode result, McpException error) {

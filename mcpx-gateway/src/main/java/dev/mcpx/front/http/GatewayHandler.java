@@ -9,14 +9,14 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
-/** Every HTTP request: the access checks first, then {@code /mcp}, {@code /status} or {@code /metrics}. */
+/** Every HTTP request: the access checks first, then {@code /mcp}, the status page ({@code /}, {@code /status}) or {@code /metrics}. */
 final class GatewayHandler extends Handler.Abstract {
 
     /**
      * Read-only endpoints a monitoring token reaches. Anything else (including unknown paths)
      * counts as {@code /mcp}, so a new endpoint is never open by omission.
      */
-    static final Set<String> MONITORING = Set.of("/status", "/metrics");
+    static final Set<String> MONITORING = Set.of("/", "/status", "/metrics");
 
     private final AccessGuard guard;
     private final McpEndpoint mcp;
@@ -74,6 +74,13 @@ final class GatewayHandler extends Handler.Abstract {
             case "/status" -> {
                 if ("GET".equals(method)) {
                     status.get(response, callback);
+                } else {
+                    Replies.text(response, callback, 405, "text/plain", "method not allowed\n", "Allow", "GET");
+                }
+            }
+            case "/" -> {
+                if ("GET".equals(method)) {
+                    Replies.text(response, callback, 200, "text/html; charset=utf-8", StatusPage.HTML);
                 } else {
                     Replies.text(response, callback, 405, "text/plain", "method not allowed\n", "Allow", "GET");
                 }

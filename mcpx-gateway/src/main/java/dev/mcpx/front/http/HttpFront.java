@@ -88,7 +88,7 @@ public final class HttpFront implements AutoCloseable {
         telemetry.count("mcpx_sse_evicted_events", "Events dropped from the replay store to stay within its bounds",
                 replayCounters.evictedEvents::get);
         server.setHandler(new GatewayHandler(new AccessGuard(security.tokens(), address.getHostString()), mcp,
-                new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters), telemetry));
+                new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters, telemetry), telemetry));
         server.setStopTimeout(2_000);
         unsubscribe = gateway.listChanges().subscribe(this::listsChanged);
         sweeper = Thread.ofVirtual().name("mcpx-http-sweeper").unstarted(() -> sweep(sse.sweepEvery()));
