@@ -4,10 +4,12 @@ import dev.mcpx.config.ConfigException;
 import dev.mcpx.config.TelemetryOptions;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.Methods;
 import dev.mcpx.router.HostCall;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +53,8 @@ public final class AuditLog implements AutoCloseable {
     public static AuditLog open(TelemetryOptions.Audit config, Path configFile) {
         OutputStream out;
         if (config.file().isEmpty()) {
-            out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
+            // the descriptor, not System.err: serve points System.out at System.err, and stdout must stay MCP's
+            out = new FileOutputStream(FileDescriptor.err);
         } else {
             Path file = config.file().get();
             try {
@@ -92,9 +95,9 @@ public final class AuditLog implements AutoCloseable {
         line.put("upstream", entry.upstream());
         line.put("method", entry.call().method());
         String field = switch (entry.call().method()) {
-            case "tools/call" -> "tool";
-            case "prompts/get" -> "prompt";
-            case "resources/read" -> "uri";
+            case Methods.TOOLS_CALL -> "tool";
+            case Methods.PROMPTS_GET -> "prompt";
+            case Methods.RESOURCES_READ -> "uri";
             default -> "target";
         };
         line.put(field, entry.target());
