@@ -32,6 +32,12 @@ final class GatewayConfigFile {
         return this;
     }
 
+    /** A boolean gateway option under {@code "mcpx"}, e.g. {@code metrics}. */
+    GatewayConfigFile option(String name, boolean value) {
+        (root.has("mcpx") ? (ObjectNode) root.get("mcpx") : root.putObject("mcpx")).put(name, value);
+        return this;
+    }
+
     Path write(Path dir, String fileName) {
         try {
             Files.createDirectories(dir);

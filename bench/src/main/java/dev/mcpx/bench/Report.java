@@ -256,6 +256,26 @@ final class Report {
         sections.add(md.toString());
     }
 
+    void telemetry(List<TelemetryBench.Cost> costs) {
+        StringBuilder md = new StringBuilder("## What metrics cost a call\n\n");
+        md.append("Two gateways side by side in front of one legacy HTTP upstream, one with metrics on (the default: ")
+                .append("both semantic-convention histograms and the mcpx_ counters recorded per call) and one with ")
+                .append("`mcpx.metrics: false`; interleaved rounds, ").append(costs.isEmpty() ? 0 : costs.getFirst().callers())
+                .append(" callers; the gateway's user + system CPU time from /proc over each round divided by its calls; ")
+                .append("medians. No scrapes during the rounds.\n\n");
+        md.append("| gateway | rounds | CPU us per call | calls/s |\n|---|---:|---:|---:|\n");
+        for (TelemetryBench.Cost c : costs) {
+            md.append(fmt("| %s | %d | %.1f | %.0f |%n", c.setup(), c.rounds(), c.cpuMicrosPerCall(), c.callsPerSecond()));
+        }
+        if (costs.size() == 2) {
+            double extra = costs.get(0).cpuMicrosPerCall() / costs.get(1).cpuMicrosPerCall() - 1;
+            targets.add(new Target("CPU per call with metrics on", "at most 10% more than off",
+                    fmt("%+.1f%% (%.1f vs %.1f us)", extra * 100, costs.get(0).cpuMicrosPerCall(),
+                            costs.get(1).cpuMicrosPerCall()), extra <= 0.10));
+        }
+        sections.add(md.toString());
+    }
+
     void jmh(List<JmhSection.Score> scores) {
         StringBuilder md = new StringBuilder("## Microbenchmarks (JMH 1.37)\n\n");
         md.append("One fork, 2 x 1 s warm-up, 3 x 1 s measurement each; average time per operation ")

@@ -12,6 +12,7 @@ import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.protocol.SessionExpiredException;
+import dev.mcpx.protocol.StreamLostException;
 import dev.mcpx.protocol.ToolDescriptor;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.transport.HttpAuthorization;
@@ -230,6 +231,7 @@ public final class McpClient implements AutoCloseable {
                         new Recovery.Failure(failure, method, current, seenServer.era(), attempt.generation,
                                 transport != seenTransport), attempts);
                 attempts = attempts.after(action);
+                tell(options, action);
                 recover(action, method, attempt, seenTransport, seenServer, deadline);
                 continue;
             }
@@ -243,6 +245,31 @@ public final class McpClient implements AutoCloseable {
                 continue;
             }
             return era() == Era.MODERN ? resultTypes.requireRecognized(method, result, requestParams.declared(options)) : result;
+        }
+    }
+
+    /** Tells the request's listener which recovery it is about to get; a lost response surfaced is a declined re-issue. */
+    private void tell(RequestOptions options, Recovery.Action action) {
+        if (options.recoveries() == null) {
+            return;
+        }
+        RecoveryTaken taken = switch (action) {
+            case Recovery.Action.Retry r -> RecoveryTaken.RETRY;
+            case Recovery.Action.ReinitializeThenRetry r -> RecoveryTaken.REINITIALIZE;
+            case Recovery.Action.Reissue r -> RecoveryTaken.REISSUE;
+            case Recovery.Action.RefreshToolsThenRetry r -> RecoveryTaken.CORRECTION;
+            case Recovery.Action.AdoptVersionThenRetry r -> RecoveryTaken.CORRECTION;
+            case Recovery.Action.SwitchEra r -> RecoveryTaken.ERA_SWITCH;
+            case Recovery.Action.RenewCredentialsThenRetry r -> RecoveryTaken.TOKEN_REFRESH;
+            case Recovery.Action.Surface surface -> surface.error() instanceof StreamLostException
+                    ? RecoveryTaken.REISSUE_DECLINED : null;
+        };
+        if (taken != null) {
+            try {
+                options.recoveries().accept(taken);
+            } catch (RuntimeException e) {
+                log.warn("{}: recovery listener failed on {}", name, taken, e);
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import dev.mcpx.front.http.HttpFront;
 import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.gateway.Gateway;
+import dev.mcpx.telemetry.MetricsListener;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
@@ -52,11 +53,21 @@ final class ServeCommand implements Callable<Integer> {
             description = "With --stdio: serve the host profile NAME of mcpx.profiles (HTTP hosts use /mcp/NAME).")
     String profile;
 
+    @Option(names = "--metrics", paramLabel = "HOST:PORT",
+            description = "Also serve Prometheus metrics at http://HOST:PORT/metrics (port 0: any free port); "
+                    + "for --stdio, whose gateway has no HTTP front. --http serves /metrics itself.")
+    String metrics;
+
     @Override
     public Integer call() throws Exception {
         Logging.setRoot(System.getenv().getOrDefault("MCPX_LOG", "INFO"));
         GatewayConfig loaded = config.load();
+        if (loaded.telemetry().jsonLogs()) {
+            Logging.json();
+        }
         InetSocketAddress address = httpAddress(loaded);
+        InetSocketAddress metricsAddress = metrics == null ? null : HostPort.parse(metrics).orElseThrow(() ->
+                new UsageException("--metrics must be HOST:PORT (e.g. 127.0.0.1:9464), not \"" + metrics + "\""));
         HttpSecurity security = address == null ? HttpSecurity.NONE : secure(address, loaded);
         if (profile != null && address != null) {
             throw new UsageException("--profile is for --stdio; over HTTP a host chooses its profile with the path "
@@ -73,6 +84,11 @@ final class ServeCommand implements Callable<Integer> {
         System.setOut(System.err);
         Gateway gateway = Gateway.start(loaded, Gateway.Settings.defaults(McpxVersion.current()), System.getenv());
         Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "mcpx-shutdown"));
+        if (metricsAddress != null) {
+            MetricsListener listener = MetricsListener.start(gateway.telemetry(), metricsAddress);
+            Runtime.getRuntime().addShutdownHook(new Thread(listener::close, "mcpx-metrics-shutdown"));
+            System.err.println("mcpx: metrics on " + listener.uri());
+        }
         if (address == null) {
             LOG.info("serving on stdio with {} upstreams", loaded.upstreams().size());
             new StdioFront(gateway.hostRequests().forProfile(profile), gateway.listChanges(), gateway.frontLimits(), System.in, mcpOut).run();

@@ -16,9 +16,11 @@ import java.util.Optional;
  * @param limits    the operator's limits ({@code mcpx.limits})
  * @param tls       the HTTP front's certificate and key ({@code mcpx.tls}), if it serves TLS
  * @param profiles  what hosts see: {@code mcpx.profiles} and {@code mcpx.search}
+ * @param telemetry metrics, the audit log and the log format ({@code mcpx.metrics}, {@code mcpx.audit}, {@code mcpx.logFormat})
  */
 public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
-                            Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls, Profiles profiles) {
+                            Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls, Profiles profiles,
+                            TelemetryOptions telemetry) {
 
     public GatewayConfig {
         upstreams = List.copyOf(upstreams);
@@ -27,13 +29,26 @@ public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstream
 
     /** A config with no front options (no tokens, no TLS, the default limits). */
     public GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams) {
-        this(source, upstreams, List.of(), Optional.empty(), Limits.DEFAULTS, Optional.empty());
+        this(source, upstreams, List.of(), Optional.empty(), Limits.DEFAULTS, Optional.empty(), Profiles.NONE,
+                TelemetryOptions.DEFAULTS);
     }
 
-    /** A config without profiles or search mode. */
+    /** A config without profiles or search mode, with the default telemetry. */
     public GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
                          Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls) {
-        this(source, upstreams, tokens, http, limits, tls, Profiles.NONE);
+        this(source, upstreams, tokens, http, limits, tls, Profiles.NONE, TelemetryOptions.DEFAULTS);
+    }
+
+    /** A config with profiles, with the default telemetry. */
+    public GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
+                         Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls, Profiles profiles) {
+        this(source, upstreams, tokens, http, limits, tls, profiles, TelemetryOptions.DEFAULTS);
+    }
+
+    /** A config with telemetry options, without profiles. */
+    public GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
+                         Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls, TelemetryOptions telemetry) {
+        this(source, upstreams, tokens, http, limits, tls, Profiles.NONE, telemetry);
     }
 
     public Optional<UpstreamConfig> upstream(String name) {
@@ -53,6 +68,6 @@ public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstream
     public String toString() {
         return "GatewayConfig[source=" + source + ", upstreams=" + upstreams + ", tokens="
                 + tokens.stream().map(FrontToken::name).toList() + ", http=" + http + ", limits=" + limits
-                + ", tls=" + tls + ", profiles=" + profiles.named().keySet() + "]";
+                + ", tls=" + tls + ", profiles=" + profiles.named().keySet() + ", telemetry=" + telemetry + "]";
     }
 }

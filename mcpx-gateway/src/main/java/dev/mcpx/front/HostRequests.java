@@ -22,6 +22,7 @@ import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.TasksExtension;
+import dev.mcpx.router.CallObserver;
 import dev.mcpx.router.HeldCalls;
 import dev.mcpx.router.HostCall;
 import dev.mcpx.router.LogLevel;
@@ -68,6 +69,7 @@ public final class HostRequests {
     private final HostRoots roots;
     /** The profile this instance serves; null for the default one ({@code /mcp}). */
     private final String profileName;
+    private final HostObserver observer;
 
     public HostRequests(Catalogue catalogue, Pool pool, ServerIdentity identity, Duration startWait, int pageSize) {
         this(catalogue, pool, identity, startWait, pageSize, HeldCalls.Limits.DEFAULT);
@@ -82,10 +84,17 @@ public final class HostRequests {
     /** {@code roots}: where the fronts keep their hosts' roots for the upstreams' asks outside a call. */
     public HostRequests(Catalogue catalogue, Pool pool, ServerIdentity identity, Duration startWait, int pageSize,
                         HeldCalls.Limits heldCalls, HostRoots roots) {
+        this(catalogue, pool, identity, startWait, pageSize, heldCalls, roots, HostObserver.NONE, CallObserver.NONE);
+    }
+
+    /** {@code hosts} hears every answer and refusal; {@code calls} every call routed to an upstream. */
+    public HostRequests(Catalogue catalogue, Pool pool, ServerIdentity identity, Duration startWait, int pageSize,
+                        HeldCalls.Limits heldCalls, HostRoots roots, HostObserver hosts, CallObserver calls) {
         this.roots = roots;
+        this.observer = hosts;
         this.catalogue = catalogue;
         this.pool = pool;
-        this.router = new Router(catalogue, pool, startWait, heldCalls);
+        this.router = new Router(catalogue, pool, startWait, heldCalls, calls);
         this.subscriptions = new ResourceSubscriptions(router, pool);
         this.identity = identity;
         this.startWait = startWait;
@@ -95,6 +104,7 @@ public final class HostRequests {
 
     private HostRequests(HostRequests shared, String profileName) {
         this.roots = shared.roots;
+        this.observer = shared.observer;
         this.catalogue = shared.catalogue;
         this.pool = shared.pool;
         this.router = shared.router;
@@ -235,6 +245,30 @@ public final class HostRequests {
     public JsonRpcMessage answer(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
                                  Cancellation cancellation, ObjectNode hostCapabilities, ServerRequestHandler hostAsks,
                                  Consumer<ObjectNode> hostLog, LogLevel legacyLogLevel) {
+        return answer(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks, hostLog, legacyLogLevel, null);
+    }
+
+    /** As above, with {@code hostSession}: the host's session as the audit log names it (null: none). */
+    public JsonRpcMessage answer(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
+                                 Cancellation cancellation, ObjectNode hostCapabilities, ServerRequestHandler hostAsks,
+                                 Consumer<ObjectNode> hostLog, LogLevel legacyLogLevel, String hostSession) {
+        try (CallLogContext context = CallLogContext.enter(hostRequest)) {
+            long start = System.nanoTime();
+            JsonRpcMessage answer = answered(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks,
+                    hostLog, legacyLogLevel, hostSession);
+            observer.answered(hostRequest, era, answer, System.nanoTime() - start);
+            return answer;
+        }
+    }
+
+    /** The front turned a host request away at the operator's limit {@code limit}. */
+    public void refused(String limit) {
+        observer.refused(limit);
+    }
+
+    private JsonRpcMessage answered(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
+                                    Cancellation cancellation, ObjectNode hostCapabilities, ServerRequestHandler hostAsks,
+                                    Consumer<ObjectNode> hostLog, LogLevel legacyLogLevel, String hostSession) {
         try {
             if (era == Era.MODERN) {
                 requireModernMeta(hostRequest);
@@ -244,7 +278,7 @@ public final class HostRequests {
                 }
             }
             JsonNode hostResult = result(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks,
-                    hostLog, legacyLogLevel);
+                    hostLog, legacyLogLevel, hostSession);
             return new Result(hostRequest.id(), era == Era.MODERN ? modern(hostRequest.method(), hostResult) : hostResult);
         } catch (McpException e) {
             return new ErrorResponse(hostRequest.id(), hostError(e.toError(), era));
@@ -257,7 +291,7 @@ public final class HostRequests {
 
     private JsonNode result(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress, Cancellation cancellation,
                             ObjectNode hostCapabilities, ServerRequestHandler hostAsks, Consumer<ObjectNode> hostLog,
-                            LogLevel legacyLogLevel) {
+                            LogLevel legacyLogLevel, String hostSession) {
         String method = hostRequest.method();
         ListKind list = ListKind.ofMethod(method);
         if (list != null) {
@@ -284,7 +318,7 @@ public final class HostRequests {
             }
             admit(method, params, hosts);
             return router.route(new HostCall(method, params, hostProgress, cancellation, era,
-                    declared, hostAsks, hostLog, logLevel));
+                    declared, hostAsks, hostLog, logLevel, hostSession));
         }
         if (Methods.LOGGING_SET_LEVEL.equals(method) && LogLevel.parse(Json.text(hostRequest.params(), "level")) == null) {
             throw new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS,

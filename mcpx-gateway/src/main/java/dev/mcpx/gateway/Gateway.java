@@ -5,9 +5,12 @@ import dev.mcpx.client.ServerRequestHandler;
 import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.config.ConfigWatcher;
 import dev.mcpx.config.GatewayConfig;
+import dev.mcpx.config.TelemetryOptions;
 import dev.mcpx.front.FrontLimits;
+import dev.mcpx.front.HostObserver;
 import dev.mcpx.front.HostRequests;
 import dev.mcpx.front.HostRoots;
+import dev.mcpx.router.CallObserver;
 import dev.mcpx.router.HeldCalls;
 import dev.mcpx.front.ListChanges;
 import dev.mcpx.front.ServerIdentity;
@@ -16,6 +19,8 @@ import dev.mcpx.pool.ClientFactory;
 import dev.mcpx.pool.Pool;
 import dev.mcpx.pool.UpstreamStatus;
 import dev.mcpx.protocol.Methods;
+import dev.mcpx.telemetry.AuditLog;
+import dev.mcpx.telemetry.Telemetry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +39,7 @@ public final class Gateway implements AutoCloseable {
     private final Pool pool;
     private final ListChanges changes;
     private final HostRequests requests;
+    private final Telemetry telemetry;
     private final ConfigWatcher watcher;
     private volatile GatewayConfig config;
     private final FrontLimits frontLimits;
@@ -48,8 +54,13 @@ public final class Gateway implements AutoCloseable {
         this.changes = new ListChanges(catalogue, settings.debounce());
         catalogue.profiles(config.profiles());
         HostRoots roots = new HostRoots();
+        TelemetryOptions observed = config.telemetry();
+        this.telemetry = new Telemetry(pool, this::heldCalls, observed.audit()
+                .map(audit -> AuditLog.open(audit, config.source().orElse(null))).orElse(AuditLog.OFF), observed.metrics());
+        // with neither metrics nor an audit log, a call pays for no observer at all
+        boolean observe = observed.metrics() || observed.audit().isPresent();
         this.requests = new HostRequests(catalogue, pool, settings.identity(), settings.startWait(), settings.pageSize(),
-                settings.heldCalls(), roots);
+                settings.heldCalls(), roots, observe ? telemetry : HostObserver.NONE, observe ? telemetry : CallObserver.NONE);
         // a legacy upstream asking roots/list on its own gets the hosts' roots, and hears when they change
         pool.answerOutsideCalls((method, params) -> Methods.ROOTS_LIST.equals(method) ? roots.union()
                 : ServerRequestHandler.pingOnly().handle(method, params));
@@ -100,6 +111,15 @@ public final class Gateway implements AutoCloseable {
         return changes;
     }
 
+    private int heldCalls() {
+        return requests.heldCallCount();
+    }
+
+    /** Metrics (for {@code /metrics}) and the audit log. */
+    public Telemetry telemetry() {
+        return telemetry;
+    }
+
     public Catalogue catalogue() {
         return catalogue;
     }
@@ -123,6 +143,7 @@ public final class Gateway implements AutoCloseable {
             watcher.close();
         }
         pool.close();
+        telemetry.close();
     }
 
     /** The knobs tests turn; {@link #defaults} for production. */

@@ -1,5 +1,6 @@
 package dev.mcpx.router;
 
+import dev.mcpx.client.RecoveryTaken;
 import dev.mcpx.client.RequestOptions;
 import dev.mcpx.pool.Upstream;
 import dev.mcpx.protocol.ErrorCodes;
@@ -13,6 +14,7 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -58,7 +60,7 @@ public final class HeldCalls {
      * (its {@code requestState} one this gateway minted) delivers its {@code inputResponses}.
      * Either way the answer is the final result or the next round's InputRequiredResult.
      */
-    JsonNode route(HostCall call, Upstream upstream, ObjectNode upstreamRequest) {
+    JsonNode route(HostCall call, Upstream upstream, ObjectNode upstreamRequest, Consumer<RecoveryTaken> recoveries) {
         JsonNode state = upstreamRequest.remove("requestState");
         JsonNode responses = upstreamRequest.remove("inputResponses");
         String target = target(upstreamRequest);
@@ -66,7 +68,7 @@ public final class HeldCalls {
             HeldCall fresh = new HeldCall(call.method(), target, limits.expiry(), limits.cancelPoll(), call);
             fresh.startUpstream(self -> upstream.request(call.method(), upstreamRequest, RequestOptions.defaults()
                     .withCancellation(self.upstreamCancellation()).withServerRequests(self.upstreamAsks())
-                    .withProgress(self::progress).withLogs(self::log)));
+                    .withProgress(self::progress).withLogs(self::log).withRecoveries(recoveries)));
             return fresh.awaitTurn(call, this::hold);
         }
         if (responses != null && !(responses instanceof ObjectNode)) {

@@ -15,17 +15,26 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code hostLog} sends a {@code notifications/message} to the host during the call (null: the
  * host hears none); {@code hostLogLevel} is the least severe level it asked for (a legacy
  * host's {@code logging/setLevel}, a modern host's {@code _meta}; null: none asked).
+ * {@code hostSession} names the host's session for the audit log ({@code stdio}, a legacy HTTP
+ * session's non-secret name; null: a stateless modern host).
  */
 public record HostCall(String method, ObjectNode params, Consumer<ObjectNode> hostProgress,
                        Cancellation cancellation, Era hostEra, ObjectNode hostCapabilities,
-                       ServerRequestHandler hostAsks, Consumer<ObjectNode> hostLog, LogLevel hostLogLevel) {
+                       ServerRequestHandler hostAsks, Consumer<ObjectNode> hostLog, LogLevel hostLogLevel,
+                       String hostSession) {
+
+    public HostCall(String method, ObjectNode params, Consumer<ObjectNode> hostProgress, Cancellation cancellation,
+                    Era hostEra, ObjectNode hostCapabilities, ServerRequestHandler hostAsks, Consumer<ObjectNode> hostLog,
+                    LogLevel hostLogLevel) {
+        this(method, params, hostProgress, cancellation, hostEra, hostCapabilities, hostAsks, hostLog, hostLogLevel, null);
+    }
 
     public HostCall(String method, ObjectNode params, Consumer<ObjectNode> hostProgress, Cancellation cancellation) {
-        this(method, params, hostProgress, cancellation, null, null, null, null, null);
+        this(method, params, hostProgress, cancellation, null, null, null, null, null, null);
     }
 
     public HostCall(String method, ObjectNode params, Consumer<ObjectNode> hostProgress, Cancellation cancellation,
                     Era hostEra, ObjectNode hostCapabilities, ServerRequestHandler hostAsks) {
-        this(method, params, hostProgress, cancellation, hostEra, hostCapabilities, hostAsks, null, null);
+        this(method, params, hostProgress, cancellation, hostEra, hostCapabilities, hostAsks, null, null, null);
     }
 }

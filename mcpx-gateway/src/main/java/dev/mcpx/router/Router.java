@@ -45,6 +45,7 @@ public final class Router {
     private final Duration startWait;
     private final TaskRoutes tasks;
     private final HeldCalls heldCalls;
+    private final CallObserver observer;
 
     /** {@code startWait}: how long a name not (yet) in the catalogue waits for upstreams still starting. */
     public Router(Catalogue catalogue, Pool pool, Duration startWait) {
@@ -53,6 +54,12 @@ public final class Router {
 
     /** {@code heldCalls}: bounds on modern hosts' calls to legacy upstreams held between MRTR rounds. */
     public Router(Catalogue catalogue, Pool pool, Duration startWait, HeldCalls.Limits heldCalls) {
+        this(catalogue, pool, startWait, heldCalls, CallObserver.NONE);
+    }
+
+    /** {@code observer}: told of every call sent to an upstream (metrics, the audit log). */
+    public Router(Catalogue catalogue, Pool pool, Duration startWait, HeldCalls.Limits heldCalls, CallObserver observer) {
+        this.observer = observer;
         this.catalogue = catalogue;
         this.pool = pool;
         this.startWait = startWait;
@@ -88,13 +95,28 @@ public final class Router {
                     "Method not found: " + call.method()));
         };
         Upstream upstream = pool.require(route.upstream());
-        String upstreamEra = upstream.status().era();
+        UpstreamStatus status = upstream.status();
+        CallObserver.Routed observed = observer.routing(route.upstream(), status.transport(), status.protocolVersion(),
+                call, route.upstreamName());
+        try {
+            JsonNode hostResult = routed(call, upstream, status.era(), upstreamRequest, observed);
+            observed.answered(hostResult);
+            return hostResult;
+        } catch (McpException e) {
+            observed.failed(e);
+            throw e;
+        }
+    }
+
+    private JsonNode routed(HostCall call, Upstream upstream, String upstreamEra, ObjectNode upstreamRequest,
+                            CallObserver.Routed observed) {
+        ObjectNode hostRequest = call.params() == null ? Json.object() : call.params();
         CallLogs.askUpstream(call, upstreamRequest, "modern".equals(upstreamEra));
         if (call.hostEra() == Era.MODERN && "legacy".equals(upstreamEra) && HeldCalls.BRIDGED.contains(call.method())) {
-            return heldCalls.route(call, upstream, upstreamRequest);
+            return heldCalls.route(call, upstream, upstreamRequest, observed::recovered);
         }
         RequestOptions options = RequestOptions.defaults().withCancellation(call.cancellation())
-                .withLogs(CallLogs.toHost(call));
+                .withLogs(CallLogs.toHost(call)).withRecoveries(observed::recovered);
         options = withHostInteraction(options, call);
         JsonNode hostToken = progressToken(hostRequest);
         if (hostToken != null && call.hostProgress() != null) {

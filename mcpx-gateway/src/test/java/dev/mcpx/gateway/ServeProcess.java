@@ -76,6 +76,17 @@ public final class ServeProcess implements AutoCloseable {
         return base;
     }
 
+    /** The first group of {@code pattern} in the first stderr line it matches, once one does (a dead process fails). */
+    public String awaitStderr(Pattern pattern) {
+        return org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() -> {
+            if (!process.isAlive() && listening.isCompletedExceptionally()) {
+                throw new IllegalStateException("mcpx serve exited: " + stderr());
+            }
+            Matcher matcher = pattern.matcher(stderr());
+            return matcher.find() ? matcher.group(1) : null;
+        }, java.util.Objects::nonNull);
+    }
+
     public Process process() {
         return process;
     }

@@ -3,6 +3,7 @@ package dev.mcpx.front.http;
 import dev.mcpx.config.FrontToken;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.JsonRpcError;
+import dev.mcpx.telemetry.Telemetry;
 import java.util.Set;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -10,9 +11,9 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Every HTTP request: the access checks first, then {@code /mcp}, {@code /mcp/<profile>} or
- * {@code /status}. A token bound to a profile is served that profile on {@code /mcp} and
- * refused on any other profile's path.
+ * Every HTTP request: the access checks first, then {@code /mcp}, {@code /mcp/<profile>}, the
+ * status page ({@code /}, {@code /status}) or {@code /metrics}. A token bound to a profile is
+ * served that profile on {@code /mcp} and refused on any other profile's path.
  */
 final class GatewayHandler extends Handler.Abstract {
 
@@ -20,17 +21,19 @@ final class GatewayHandler extends Handler.Abstract {
      * Read-only endpoints a monitoring token reaches. Anything else (including unknown paths)
      * counts as {@code /mcp}, so a new endpoint is never open by omission.
      */
-    static final Set<String> MONITORING = Set.of("/status");
+    static final Set<String> MONITORING = Set.of("/", "/status", "/metrics");
     private static final String PROFILE_PATH = "/mcp/";
 
     private final AccessGuard guard;
     private final McpEndpoint mcp;
     private final StatusPage status;
+    private final Telemetry telemetry;
 
-    GatewayHandler(AccessGuard guard, McpEndpoint mcp, StatusPage status) {
+    GatewayHandler(AccessGuard guard, McpEndpoint mcp, StatusPage status, Telemetry telemetry) {
         this.guard = guard;
         this.mcp = mcp;
         this.status = status;
+        this.telemetry = telemetry;
     }
 
     @Override
@@ -108,7 +111,22 @@ final class GatewayHandler extends Handler.Abstract {
                     Replies.text(response, callback, 405, "text/plain", "method not allowed\n", "Allow", "GET");
                 }
             }
-            default -> Replies.text(response, callback, 404, "text/plain", "not found: try /mcp or /status\n");
+            case "/" -> {
+                if ("GET".equals(method)) {
+                    Replies.text(response, callback, 200, "text/html; charset=utf-8", StatusPage.HTML);
+                } else {
+                    Replies.text(response, callback, 405, "text/plain", "method not allowed\n", "Allow", "GET");
+                }
+            }
+            case "/metrics" -> {
+                if ("GET".equals(method)) {
+                    telemetry.scrape(request.getHeaders().get("Accept")).ifPresentOrElse(scrape -> scrape.send(response, callback),
+                            () -> Replies.text(response, callback, 404, "text/plain", "metrics are off (mcpx.metrics)\n"));
+                } else {
+                    Replies.text(response, callback, 405, "text/plain", "method not allowed\n", "Allow", "GET");
+                }
+            }
+            default -> Replies.text(response, callback, 404, "text/plain", "not found: try /mcp, /status or /metrics\n");
         }
         return true;
     }

@@ -6,6 +6,7 @@ import dev.mcpx.gateway.Gateway;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcMessage.Notification;
 import dev.mcpx.protocol.Methods;
+import dev.mcpx.telemetry.Telemetry;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
@@ -79,8 +80,18 @@ public final class HttpFront implements AutoCloseable {
         server.addConnector(connector);
         McpEndpoint mcp = new McpEndpoint(gateway.hostRequests(), sessions, listeners, keepAlive, sse,
                 replayCounters, limits.maxMessageBytes());
+        Telemetry telemetry = gateway.telemetry();
+        telemetry.front("tcp");
+        telemetry.count("mcpx_sse_resumptions", "Legacy SSE streams resumed with Last-Event-ID",
+                replayCounters.resumptions::get);
+        telemetry.count("mcpx_sse_replayed_events", "Events replayed to resumed legacy SSE streams",
+                replayCounters.replayedEvents::get);
+        telemetry.count("mcpx_sse_refused_resumptions", "Resumptions refused: the events were gone",
+                replayCounters.refusedResumptions::get);
+        telemetry.count("mcpx_sse_evicted_events", "Events dropped from the replay store to stay within its bounds",
+                replayCounters.evictedEvents::get);
         server.setHandler(new GatewayHandler(new AccessGuard(security.tokens(), address.getHostString()), mcp,
-                new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters)));
+                new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters, telemetry), telemetry));
         server.setStopTimeout(2_000);
         unsubscribe = gateway.listChanges().subscribe(this::listsChanged);
         sweeper = Thread.ofVirtual().name("mcpx-http-sweeper").unstarted(() -> sweep(sse.sweepEvery()));

@@ -1,5 +1,9 @@
 package dev.mcpx.front.http;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import dev.mcpx.client.Cancellation;
 import dev.mcpx.front.CallLimit;
 import dev.mcpx.front.HostAsks;
@@ -20,6 +24,8 @@ final class LegacySession {
     static final Duration HOST_ANSWER_TIMEOUT = Duration.ofMinutes(5);
 
     final String id;
+    /** Names the session in the audit log: the id itself lets whoever holds it use the session. */
+    final String auditName;
     final ProtocolVersion version;
     final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
     final CallLimit calls;
@@ -50,9 +56,19 @@ final class LegacySession {
 
     LegacySession(String id, ProtocolVersion version, CallLimit calls, ReplayStore replay) {
         this.id = id;
+        this.auditName = auditName(id);
         this.version = version;
         this.calls = calls;
         this.replay = replay;
+    }
+
+    private static String auditName(String id) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
+            return "http-" + HexFormat.of().formatHex(digest, 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
     }
 
     void touch() {

@@ -97,6 +97,7 @@ final class McpEndpoint {
     void post(org.eclipse.jetty.server.Request request, Response response, Callback callback) throws Exception {
         String body = request.getLength() > maxBody ? null : boundedBody(request, maxBody);
         if (body == null) {
+            requests.refused("maxMessageBytes");
             Replies.error(response, callback, 413, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
                     "body too large: the limit is " + maxBody + " bytes (maxMessageBytes)"));
             return;
@@ -189,6 +190,7 @@ final class McpEndpoint {
                     Replies.json(response, callback, 200, requests.subscription(hostRequest, session.updates));
             case Request hostRequest when Router.ROUTED.contains(hostRequest.method()) -> {
                 if (!session.calls.tryAcquire()) {
+                    requests.refused("maxCallsPerHost");
                     Replies.json(response, callback, 200, new ErrorResponse(hostRequest.id(), session.calls.refusal()));
                     return;
                 }
@@ -296,7 +298,8 @@ final class McpEndpoint {
             JsonRpcMessage hostResult = requests.answer(hostRequest, era,
                     hostProgress -> stream.send(new Notification(Methods.PROGRESS, hostProgress)), cancellation,
                     asks == null ? null : asks.capabilities(), asks == null ? null : asks.forCall(stream::send, cancellation),
-                    hostLog -> stream.send(new Notification(Methods.MESSAGE, hostLog)), logLevel);
+                    hostLog -> stream.send(new Notification(Methods.MESSAGE, hostLog)), logLevel,
+                    session == null ? null : session.auditName);
             // a call the host cancelled gets no response (MCP cancellation rules)
             if (!cancellation.isCancelled()) {
                 stream.answer(hostResult, status(era, hostResult));

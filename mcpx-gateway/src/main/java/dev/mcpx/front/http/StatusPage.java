@@ -3,10 +3,16 @@ package dev.mcpx.front.http;
 import dev.mcpx.catalogue.Catalogue;
 import dev.mcpx.catalogue.ListKind;
 import dev.mcpx.catalogue.Profile;
+import dev.mcpx.catalogue.Route;
 import dev.mcpx.catalogue.ShortName;
 import dev.mcpx.pool.Pool;
 import dev.mcpx.pool.UpstreamStatus;
 import dev.mcpx.protocol.Json;
+import dev.mcpx.telemetry.Telemetry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import tools.jackson.databind.node.ArrayNode;
@@ -15,18 +21,35 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code GET /status}: one entry per upstream with its state and counters, and what the legacy
  * front's resumable SSE streams did ({@code sse}). An upstream whose tools hosts see under
- * shortened names lists them in {@code shortNames} (short name to full name).
+ * shortened names lists them in {@code shortNames} (short name to full name); each has its
+ * {@code recentRecoveries} and {@code lastError}, and {@code catalogue} is the merged catalogue.
  */
 final class StatusPage {
+
+    /** {@code GET /}: the page that polls {@code /status}, self-contained (it must work offline). */
+    static final String HTML = page();
 
     private final Pool pool;
     private final Catalogue catalogue;
     private final ReplayCounters replay;
+    private final Telemetry telemetry;
 
-    StatusPage(Pool pool, Catalogue catalogue, ReplayCounters replay) {
+    StatusPage(Pool pool, Catalogue catalogue, ReplayCounters replay, Telemetry telemetry) {
         this.pool = pool;
         this.catalogue = catalogue;
         this.replay = replay;
+        this.telemetry = telemetry;
+    }
+
+    private static String page() {
+        try (InputStream in = StatusPage.class.getResourceAsStream("status.html")) {
+            if (in == null) {
+                throw new IllegalStateException("status.html is missing from the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     void get(Response response, Callback callback) {
@@ -57,6 +80,7 @@ final class StatusPage {
             if (status.reason() != null) {
                 entry.put("reason", status.reason());
             }
+            telemetry.describe(status.name(), entry);
             for (ShortName shortName : catalogue.shortNames()) {
                 if (shortName.upstream().equals(status.name())) {
                     ObjectNode names = entry.has("shortNames") ? (ObjectNode) entry.get("shortNames") : entry.putObject("shortNames");
@@ -80,6 +104,7 @@ final class StatusPage {
         sse.put("droppedResults", replay.droppedResults.get());
         sse.put("keptEvents", replay.keptEvents.get());
         sse.put("keptBytes", replay.keptBytes.get());
+        page.set("catalogue", merged());
         return page;
     }
 
@@ -97,5 +122,29 @@ final class StatusPage {
         }
         entry.put("tools", catalogue.view(profile).list(ListKind.TOOLS).size());
         return entry;
+    }
+
+    /** What hosts see, with the upstream behind each name: the status page searches it. */
+    private ObjectNode merged() {
+        ObjectNode merged = Json.object();
+        ArrayNode tools = merged.putArray("tools");
+        for (ObjectNode tool : catalogue.list(ListKind.TOOLS)) {
+            String name = Json.text(tool, "name");
+            tools.addObject().put("name", name).put("upstream", catalogue.tool(name).map(Route::upstream).orElse(null))
+                    .put("description", Json.text(tool, "description"));
+        }
+        ArrayNode prompts = merged.putArray("prompts");
+        for (ObjectNode prompt : catalogue.list(ListKind.PROMPTS)) {
+            String name = Json.text(prompt, "name");
+            prompts.addObject().put("name", name).put("upstream", catalogue.prompt(name).map(Route::upstream).orElse(null))
+                    .put("description", Json.text(prompt, "description"));
+        }
+        ArrayNode resources = merged.putArray("resources");
+        for (ObjectNode resource : catalogue.list(ListKind.RESOURCES)) {
+            String uri = Json.text(resource, "uri");
+            resources.addObject().put("uri", uri).put("upstream", catalogue.resource(uri).map(Route::upstream).orElse(null))
+                    .put("name", Json.text(resource, "name"));
+        }
+        return merged;
     }
 }

@@ -99,9 +99,11 @@ public final class StdioFront {
                     case HostLines.Line.Text blank -> {
                         // blank lines between messages are allowed
                     }
-                    case HostLines.Line.TooLong tooLong -> send(new ErrorResponse(null, JsonRpcError.of(
-                            ErrorCodes.INVALID_REQUEST, "message too large: the limit is " + limits.maxMessageBytes()
-                                    + " bytes (maxMessageBytes)")));
+                    case HostLines.Line.TooLong tooLong -> {
+                        requests.refused("maxMessageBytes");
+                        send(new ErrorResponse(null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                                "message too large: the limit is " + limits.maxMessageBytes() + " bytes (maxMessageBytes)")));
+                    }
                 }
             }
         } finally {
@@ -139,6 +141,7 @@ public final class StdioFront {
     private void dispatch(Request hostRequest) {
         Cancellation cancellation = new Cancellation();
         if (!limit.tryAcquire()) {
+            requests.refused("maxCallsPerHost");
             send(new ErrorResponse(hostRequest.id(), limit.refusal()));
             return;
         }
@@ -163,7 +166,7 @@ public final class StdioFront {
                             send(message);
                             return true;
                         }, cancellation),
-                        hostLog -> send(new Notification(Methods.MESSAGE, hostLog)), logLevel);
+                        hostLog -> send(new Notification(Methods.MESSAGE, hostLog)), logLevel, "stdio");
                 if (Methods.LOGGING_SET_LEVEL.equals(hostRequest.method()) && !(hostResult instanceof ErrorResponse)) {
                     logLevel = LogLevel.parse(Json.text(hostRequest.params(), "level"));
                 }
