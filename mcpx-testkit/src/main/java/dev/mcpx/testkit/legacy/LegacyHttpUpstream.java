@@ -132,22 +132,7 @@ public final class LegacyHttpUpstream implements AutoCloseable {
      * bind is retried while its close finishes): for a fake configured before it serves anything.
      */
     public synchronized void startOn(int wantedPort) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                bind(wantedPort);
-                return;
-            } catch (IllegalStateException e) {
-                if (wantedPort == 0 || attempt == 30) {
-                    throw e;
-                }
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
+        SamePortBind.bind(wantedPort, this::bind);
     }
 
     private void bind(int wantedPort) {

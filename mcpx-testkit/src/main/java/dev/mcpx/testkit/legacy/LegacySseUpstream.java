@@ -41,23 +41,7 @@ public final class LegacySseUpstream implements AutoCloseable {
         if (server != null) {
             return;
         }
-        // a restart binds the port the stopped server just released: give the close a moment to finish
-        for (int attempt = 1; ; attempt++) {
-            try {
-                bind(port);
-                return;
-            } catch (IllegalStateException e) {
-                if (port == 0 || attempt == 30) {
-                    throw e;
-                }
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
+        SamePortBind.bind(port, this::bind);
     }
 
     private void bind(int wantedPort) {
