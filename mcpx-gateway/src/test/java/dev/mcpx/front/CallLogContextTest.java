@@ -2,6 +2,7 @@ package dev.mcpx.front;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -35,6 +36,9 @@ class CallLogContextTest {
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
         lines.start();
         root.addAppender(lines);
+        // a one-shot CLI command run earlier in this JVM leaves the root at WARN: the line is INFO
+        Level level = root.getLevel();
+        root.setLevel(Level.INFO);
         try (LegacyHttpUpstream legacy = LegacyHttpUpstream.started();
              Gateway gateway = Gateway.start(TestGateways.config(UpstreamConfig.of("remote",
                      UpstreamEndpoint.Http.of(legacy.url().toString()))), TestGateways.settings(), Map.of());
@@ -53,6 +57,7 @@ class CallLogContextTest {
             assertThat(host.send(body, "tools/call").text()).isEqualTo("traced");
         } finally {
             root.detachAppender(lines);
+            root.setLevel(level);
         }
         ILoggingEvent reissue = lines.list.stream()
                 .filter(event -> event.getFormattedMessage().contains("sending it once more")).findFirst().orElseThrow();
