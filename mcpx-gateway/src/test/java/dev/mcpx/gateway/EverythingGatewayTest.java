@@ -122,7 +122,8 @@ class EverythingGatewayTest {
             ObjectNode modern = call("stdio__echo", "modern");
             modern.putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
                     .putObject("io.modelcontextprotocol/clientCapabilities");
-            assertThat(text(host.request("tools/call", modern))).contains("Echo: modern");
+            JsonNode modernReply = host.request("tools/call", modern);
+            assertThat(text(modernReply)).as(modernReply.toString()).contains("Echo: modern");
 
             httpUpstream.restart();
             JsonNode afterRestart = host.request("tools/call", call("http__echo", "c"));
