@@ -61,6 +61,15 @@ final class EraSwitch {
         }
     }
 
+    /** The cause of a request in flight on a transport the switch closed: no stream of it can be resumed. */
+    static final class LeftBehind extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        LeftBehind() {
+            super("the upstream changed era while the request was in flight", null, false, false);
+        }
+    }
+
     private final String name;
     private final EraDetection detection;
     private final SessionRecovery sessions;
@@ -154,7 +163,8 @@ final class EraSwitch {
         }
         inFlight.forEach((id, transport) -> {
             if (transport == old) {
-                link.fail(id, new StreamLostException(id, "the upstream changed era while the request was in flight", null));
+                link.fail(id, new StreamLostException(id, "the upstream changed era while the request was in flight",
+                        new LeftBehind()));
             }
         });
         if (link.server().era() != before.era()) {

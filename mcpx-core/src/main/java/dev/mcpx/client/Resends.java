@@ -41,11 +41,13 @@ final class Resends {
      * Whether request {@code method}, whose response {@code lost} describes, may go once more:
      * a modern broken stream, or a POST that got nothing back in either era, and then only when
      * the policy says a repeat is harmless. Legacy streams that broke mid-response resume with
-     * {@code Last-Event-ID} instead (the transport has tried that already).
+     * {@code Last-Event-ID} instead (the transport has tried that already), except a request left
+     * on a transport an era switch closed: nothing can resume it there.
      */
     boolean mayReissue(Era era, StreamLostException lost, String method, ObjectNode params,
                        Function<String, ToolDescriptor> lookUpTool) {
-        return (era == Era.MODERN || lost.noResponse()) && policy.allows(method, params, lookUpTool);
+        return (era == Era.MODERN || lost.noResponse() || lost.getCause() instanceof EraSwitch.LeftBehind)
+                && policy.allows(method, params, lookUpTool);
     }
 
     /** Counts and logs the resend of request {@code method} (sent as {@code id}) about to happen. */
