@@ -104,6 +104,12 @@ final class HeldCall {
             HostCall current = host;
             ObjectNode missing = HostCapabilities.missing(current == null ? null : current.hostCapabilities(),
                     askedMethod, params);
+            if (missing != null && Methods.ROOTS_LIST.equals(askedMethod)) {
+                // servers ask for roots unprompted (at start, after a change), and over stdio such an ask
+                // is only guessed to belong to this call: refuse it as a host without roots would, and let
+                // the call end as the upstream decides, never with -32021 the upstream did not send
+                throw error(ErrorCodes.METHOD_NOT_FOUND, "the host did not declare roots");
+            }
             if (missing != null) {
                 // the host hears -32021 (2026-07-28 basic/index.md); the upstream's request is refused
                 McpErrorException forHost = HostCapabilities.missingError(missing);

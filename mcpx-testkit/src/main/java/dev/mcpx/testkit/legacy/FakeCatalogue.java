@@ -73,7 +73,7 @@ final class FakeCatalogue {
         tools.add(tool("increment", "Adds one to a server-side counter", false, true));
         tools.add(tool("slow", "Sleeps ms milliseconds, then answers", true, false, "ms", "integer"));
         tools.add(tool("progress", "Reports steps progress notifications, then answers", true, false, "steps", "integer"));
-        tools.add(tool("ask", "Asks the client (elicitation or sampling), answers with what it said", false, false, "kind", "string"));
+        tools.add(tool("ask", "Asks the client (elicitation, sampling or roots), answers with what it said", false, false, "kind", "string"));
         all.addAll(tools);
         tools.removeAll();
         all.forEach(tool -> {
@@ -148,6 +148,8 @@ final class FakeCatalogue {
                     .putObject("content").put("type", "text").put("text", "Say something");
             askParams.put("maxTokens", 20);
             answer = exchange.request("sampling/createMessage", askParams);
+        } else if ("roots".equals(kind)) {
+            answer = exchange.request("roots/list", askParams);
         } else {
             askParams.put("mode", "form");
             askParams.put("message", "What is your name?");
