@@ -168,6 +168,27 @@ public final class Pool implements AutoCloseable {
     }
 
     /**
+     * Waits for the first start attempt of the upstream whose prefix {@code exposedName} carries,
+     * at most that upstream's request timeout: a call to a tool of an upstream still on its first
+     * start (a slow {@code npx} download, a loaded machine) waits for it as a call during a restart
+     * does. False when no such upstream is still starting, or it did not finish in time.
+     */
+    public boolean awaitFirstAttemptOf(String exposedName) {
+        for (Upstream upstream : upstreams()) {
+            String prefix = upstream.config().prefix();
+            if (!prefix.isEmpty() && exposedName.startsWith(prefix + "__") && upstream.state() == UpstreamState.STARTING) {
+                try {
+                    return upstream.awaitFirstAttempt(upstream.config().requestTimeout());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
      * Re-reads, in parallel, every upstream's {@code kind} list whose {@code ttlMs} ran out, waiting
      * at most {@code within}: a host asking for the list then gets it fresh, or as it was when an
      * upstream is slow (its refresh goes on, and list_changed follows when it changes the list).

@@ -232,7 +232,10 @@ public final class Router {
         return invalidParams("Unknown " + what + ": " + name);
     }
 
-    /** A lookup that, on a miss, waits for upstreams still on their first start and looks again. */
+    /**
+     * A lookup that, on a miss, waits for upstreams still on their first start ({@code startWait}),
+     * and for the one the name's prefix names up to its request timeout, and looks again.
+     */
     private Function<String, Optional<Route>> settled(Function<String, Optional<Route>> lookup) {
         return key -> {
             Optional<Route> route = lookup.apply(key);
@@ -240,7 +243,8 @@ public final class Router {
                 return route;
             }
             pool.awaitFirstAttempts(startWait);
-            return lookup.apply(key);
+            route = lookup.apply(key);
+            return route.isEmpty() && pool.awaitFirstAttemptOf(key) ? lookup.apply(key) : route;
         };
     }
 
