@@ -88,7 +88,8 @@ public final class LineHost implements AutoCloseable {
     }
 
     public JsonNode request(String method, ObjectNode params) throws Exception {
-        return reply(send(method, params), Duration.ofSeconds(30));
+        // generous: the first request to a freshly started JVM on a loaded 2-core machine
+        return reply(send(method, params), Duration.ofSeconds(90));
     }
 
     public void notify(String method, ObjectNode params) {

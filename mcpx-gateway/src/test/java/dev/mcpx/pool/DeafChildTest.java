@@ -36,6 +36,8 @@ class DeafChildTest {
         try (Gateway gateway = Gateway.start(TestGateways.config(quick), TestGateways.settings(), Map.of());
              LineHost host = connect(gateway)) {
             initialize(host);
+            // the child's first initialize has the short request timeout too: a loaded machine can need a retry
+            await().atMost(Duration.ofSeconds(60)).until(() -> "up".equals(status(gateway).state()));
             long pidBefore = pid(gateway);
 
             JsonNode deaf = host.request("tools/call", call("fake__echo", Json.object().put("text", "last").put("chaos", "deaf")));
