@@ -2,9 +2,18 @@ package dev.mcpx.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mcpx.config.UpstreamConfig;
+import dev.mcpx.front.http.HttpFront;
+import dev.mcpx.front.http.HttpSecurity;
+import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
+import dev.mcpx.gateway.TestGateways;
 import dev.mcpx.protocol.Json;
+import dev.mcpx.transport.UpstreamEndpoint;
+import java.net.InetSocketAddress;
 import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
 import java.util.List;
 import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
@@ -14,6 +23,20 @@ import tools.jackson.databind.node.ObjectNode;
 final class BridgeHosts {
 
     private BridgeHosts() {
+    }
+
+    /** A gateway in front of the one legacy upstream at {@code url} (tools prefixed {@code l}), once that is up. */
+    static Gateway legacyOnly(URI url, Gateway.Settings settings) throws Exception {
+        Gateway gateway = Gateway.start(TestGateways.config(TestGateways.withPrefix(
+                UpstreamConfig.of("legacy", UpstreamEndpoint.Http.of(url.toString())), "l")), settings, Map.of());
+        gateway.pool().awaitFirstAttempts(Duration.ofSeconds(60));
+        assertThat(gateway.pool().require("legacy").status().era()).isEqualTo("legacy");
+        return gateway;
+    }
+
+    /** The gateway's HTTP front on a loopback port of its own. */
+    static HttpFront front(Gateway gateway) throws Exception {
+        return HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
     }
 
     /** A legacy host that declared {@code capabilities} at initialize. */

@@ -4,17 +4,11 @@ import static dev.mcpx.router.BridgeHosts.capabilities;
 import static dev.mcpx.router.BridgeHosts.modernCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.front.http.HttpFront;
-import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.TestGateways;
 import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
-import dev.mcpx.transport.UpstreamEndpoint;
-import java.net.InetSocketAddress;
-import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,12 +34,8 @@ class HeldCallRootsTest {
     @BeforeAll
     void start() throws Exception {
         legacy = LegacyHttpUpstream.started();
-        gateway = Gateway.start(TestGateways.config(TestGateways.withPrefix(
-                        UpstreamConfig.of("legacy", UpstreamEndpoint.Http.of(legacy.url().toString())), "l")),
-                TestGateways.settings(), Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
-        gateway.pool().awaitFirstAttempts(Duration.ofSeconds(60));
-        assertThat(gateway.pool().require("legacy").status().era()).isEqualTo("legacy");
+        gateway = BridgeHosts.legacyOnly(legacy.url(), TestGateways.settings());
+        front = BridgeHosts.front(gateway);
         host = HttpHost.modern(front.mcpUri());
     }
 

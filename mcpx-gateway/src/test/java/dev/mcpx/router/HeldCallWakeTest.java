@@ -6,18 +6,13 @@ import static dev.mcpx.router.BridgeHosts.modernCall;
 import static dev.mcpx.router.BridgeHosts.retry;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.front.http.HttpFront;
-import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.TestGateways;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.testkit.conformance.ConformanceUpstream;
-import dev.mcpx.transport.UpstreamEndpoint;
-import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,13 +39,9 @@ class HeldCallWakeTest {
     @BeforeAll
     void start() throws Exception {
         legacy = ConformanceUpstream.start(0, ConformanceUpstream.Eras.LEGACY_ONLY);
-        gateway = Gateway.start(TestGateways.config(TestGateways.withPrefix(
-                        UpstreamConfig.of("legacy", UpstreamEndpoint.Http.of(legacy.url().toString())), "l")),
-                TestGateways.settings().withHeldCalls(new HeldCalls.Limits(Duration.ofMinutes(5), 100, Duration.ofHours(1))),
-                Map.of());
-        front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
-        gateway.pool().awaitFirstAttempts(Duration.ofSeconds(60));
-        assertThat(gateway.pool().require("legacy").status().era()).isEqualTo("legacy");
+        gateway = BridgeHosts.legacyOnly(legacy.url(), TestGateways.settings()
+                .withHeldCalls(new HeldCalls.Limits(Duration.ofMinutes(5), 100, Duration.ofHours(1))));
+        front = BridgeHosts.front(gateway);
         host = HttpHost.modern(front.mcpUri());
     }
 
