@@ -24,7 +24,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code mcpx serve --http}: Jetty on virtual threads serving {@code /mcp} (both eras) and
  * {@code /status}, over TLS when given a certificate. Binds where told (127.0.0.1 by default at
- * the command line), and beyond loopback only with a token or the operator's explicit opt-out.
+ * the command line), and beyond loopback only with a token (configured, or OAuth access tokens from
+ * an authorization server) or the operator's explicit opt-out.
  */
 public final class HttpFront implements AutoCloseable {
 
@@ -55,6 +56,10 @@ public final class HttpFront implements AutoCloseable {
         if (security.refuses(address)) {
             throw new IllegalArgumentException(address.getHostString() + " is reachable from other machines: "
                     + "a token, or allowUnauthenticated, is required");
+        }
+        if (security.auth().isPresent() && security.auth().get().resource().isEmpty() && !HttpSecurity.loopback(address)) {
+            throw new IllegalArgumentException(address.getHostString() + " is reachable from other machines: "
+                    + "mcpx.auth.resource (the URL hosts reach /mcp at) is required");
         }
         FrontLimits limits = gateway.frontLimits();
         sessions = new LegacySessions(Duration.ofHours(1), limits, sse, replayCounters,
@@ -90,8 +95,12 @@ public final class HttpFront implements AutoCloseable {
                 replayCounters.refusedResumptions::get);
         telemetry.count("mcpx_sse_evicted_events", "Events dropped from the replay store to stay within its bounds",
                 replayCounters.evictedEvents::get);
-        server.setHandler(new GatewayHandler(new AccessGuard(security.tokens(), address.getHostString()), mcp,
-                new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters, telemetry), telemetry));
+        ProtectedResource resource = security.auth().map(auth -> new ProtectedResource(auth, this::mcpUri)).orElse(null);
+        AccessTokens accessTokens = security.auth().map(auth -> new AccessTokens(auth, AccessTokens.DEFAULT_REFRESH_INTERVAL))
+                .orElse(null);
+        server.setHandler(new GatewayHandler(new AccessGuard(security.tokens(), address.getHostString(), resource,
+                accessTokens), resource, mcp, new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters, telemetry),
+                telemetry));
         server.setStopTimeout(2_000);
         unsubscribe = gateway.listChanges().subscribe(this::listsChanged);
         sweeper = Thread.ofVirtual().name("mcpx-http-sweeper").unstarted(() -> sweep(sse.sweepEvery()));
