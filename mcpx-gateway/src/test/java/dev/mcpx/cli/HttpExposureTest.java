@@ -54,6 +54,33 @@ class HttpExposureTest {
     }
 
     @Test
+    void anOAuthProtectedFrontCountsAsAuthenticatedBeyondLoopback() throws Exception {
+        Path oauth = Files.writeString(dir.resolve("oauth.json"), "{\"mcpServers\": {}, \"mcpx\": {\"auth\": {"
+                + "\"issuer\": \"https://login.team.example\", \"resource\": \"https://mcp.team.example/mcp\"}}}");
+        try (ServeProcess serve = ServeProcess.start(Map.of(), "serve", "--http", "0.0.0.0:0", "-c", oauth.toString())
+                .awaitListening()) {
+            HttpResponse<String> refused = mcpPing(serve, null);
+            assertThat(refused.statusCode()).isEqualTo(401);
+            assertThat(refused.headers().firstValue("WWW-Authenticate").orElse("")).isEqualTo("Bearer resource_metadata="
+                    + "\"https://mcp.team.example/.well-known/oauth-protected-resource/mcp\"");
+            assertThat(status(serve, null).statusCode()).isEqualTo(401);
+            assertThat(serve.stderr()).contains("OAuth access tokens from https://login.team.example")
+                    .doesNotContain("WITHOUT authentication");
+        }
+    }
+
+    @Test
+    void anOAuthProtectedFrontBeyondLoopbackNeedsTheUrlHostsReachItAt() throws Exception {
+        Path oauth = Files.writeString(dir.resolve("oauth.json"), "{\"mcpServers\": {}, \"mcpx\": {\"auth\": {"
+                + "\"issuer\": \"https://login.team.example\"}}}");
+
+        CliRun run = CliRun.of("serve", "--http", "0.0.0.0:0", "-c", oauth.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("mcpx.auth has no \"resource\"").contains("https://mcp.example.com/mcp");
+    }
+
+    @Test
     void withAllowUnauthenticatedItServesAndWarns() throws Exception {
         try (ServeProcess serve = ServeProcess.start(Map.of(), "serve", "--http", "0.0.0.0:0", "--allow-unauthenticated",
                 "-c", config.toString()).awaitListening()) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mcpx.catalogue.CatalogueFilter;
 import dev.mcpx.catalogue.Profile;
 import dev.mcpx.catalogue.Profiles;
+import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.config.FrontAuth;
 import dev.mcpx.config.FrontToken;
 import dev.mcpx.config.GatewayConfig;
@@ -216,6 +217,23 @@ class OAuthFrontTest {
         assertThat(kid(rotated)).isNotEqualTo(kid(before));
         HttpResponse<String> answer = post(front.mcpUri(), rotated);
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    }
+
+    @Test
+    void anMcpxGatewayAsTheHostFollowsTheChallengeToTheAuthorizationServerAndIsServedItsProfile() throws Exception {
+        startFront(Optional.empty());
+        String json = Json.write(Json.object().set("mcpServers", Json.object().set("team", Json.object()
+                .put("url", front.mcpUri().resolve("/mcp/review").toString())
+                .set("oauth", Json.object().put("grant", "client_credentials").put("client_id", "gateway-b")
+                        .put("client_secret", "b-secret")))));
+        GatewayConfig config = new ConfigLoader(Map.of()).parse(json, dir.resolve("b.json"));
+
+        try (Gateway downstream = Gateway.start(config, TestGateways.settings(), Map.of("MCPX_HOME", dir.resolve("b").toString()))) {
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> downstream.catalogue().tool("team__one__echo").isPresent());
+            assertThat(downstream.catalogue().tool("team__two__echo")).isEmpty();
+        }
+        assertThat(authorizationServer.tokenRequests("client_credentials")).as(authorizationServer.log()).isEqualTo(1);
+        assertThat(authorizationServer.log()).contains("resource=" + front.mcpUri().resolve("/mcp/review"));
     }
 
     private String refusedReason(String token) {
