@@ -236,6 +236,19 @@ class OAuthFrontTest {
         assertThat(authorizationServer.log()).contains("resource=" + front.mcpUri().resolve("/mcp/review"));
     }
 
+    @Test
+    void whileTheAuthorizationServersKeysCannotBeFoundRequestsAre503AndNotLetThrough() throws Exception {
+        startFront(Optional.of("mcpx_profile"));
+        String valid = token(front.mcpUri(), Map.of("mcpx_profile", "review"));
+        authorizationServer.close();
+
+        HttpResponse<String> answer = post(front.mcpUri(), valid);
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(503);
+        assertThat(answer.body()).contains("access tokens cannot be checked now", authorizationServer.issuer().toString());
+        assertThat(post(front.mcpUri(), "team-secret").statusCode()).as("configured tokens do not depend on it").isEqualTo(200);
+    }
+
     private String refusedReason(String token) {
         return uncheckedPost(front.mcpUri(), token).body();
     }

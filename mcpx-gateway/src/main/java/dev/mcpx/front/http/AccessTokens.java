@@ -207,7 +207,14 @@ final class AccessTokens {
                 if (jwks.isEmpty()) {
                     throw new KeysUnavailable("the metadata at " + candidate + " has no jwks_uri: set mcpx.auth.jwksUri");
                 }
-                return URI.create(jwks);
+                URI keys = URI.create(jwks);
+                boolean local = "http".equals(keys.getScheme()) && keys.getHost() != null
+                        && (keys.getHost().equals("localhost") || keys.getHost().startsWith("127."));
+                if (!"https".equals(keys.getScheme()) && !local) {
+                    throw new KeysUnavailable("the metadata at " + candidate + " names jwks_uri " + jwks
+                            + ", which is not https");
+                }
+                return keys;
             } catch (IOException | JacksonException | IllegalArgumentException e) {
                 tried.add(candidate + " (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
             } catch (InterruptedException e) {
