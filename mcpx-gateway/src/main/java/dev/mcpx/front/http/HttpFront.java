@@ -1,6 +1,7 @@
 package dev.mcpx.front.http;
 
 import dev.mcpx.front.FrontLimits;
+import dev.mcpx.front.ListChanges;
 import dev.mcpx.front.SubscriptionFlags;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.protocol.Json;
@@ -154,15 +155,16 @@ public final class HttpFront implements AutoCloseable {
         return URI.create((tls ? "https://" : "http://") + (host.contains(":") ? "[" + host + "]" : host) + ":" + port() + "/mcp");
     }
 
-    private void listsChanged(Set<String> methods) {
-        for (String method : methods) {
-            for (LegacySession session : sessions.all()) {
-                SseStream listen = session.listen;
-                if (session.initialized && listen != null) {
-                    listen.send(new Notification(method, null));
-                }
+    /** Each host hears only of the lists that changed for its profile. */
+    private void listsChanged(ListChanges.Notice notice) {
+        for (LegacySession session : sessions.all()) {
+            SseStream listen = session.listen;
+            if (session.initialized && listen != null) {
+                notice.methods(session.profile).forEach(method -> listen.send(new Notification(method, null)));
             }
-            for (ModernListeners.Listener listener : listeners.all()) {
+        }
+        for (ModernListeners.Listener listener : listeners.all()) {
+            for (String method : notice.methods(listener.profile())) {
                 if (listener.agreed().path(SubscriptionFlags.of(method)).asBoolean(false)) {
                     ObjectNode params = Json.object();
                     params.putObject("_meta").set("io.modelcontextprotocol/subscriptionId", listener.id().toJson());
