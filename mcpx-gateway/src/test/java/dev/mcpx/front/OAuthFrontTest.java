@@ -249,12 +249,28 @@ class OAuthFrontTest {
         assertThat(post(front.mcpUri(), "team-secret").statusCode()).as("configured tokens do not depend on it").isEqualTo(200);
     }
 
+    @Test
+    void whileTheConfiguredKeysCannotBeReadEveryRequestIs503NotTheRateLimitsInvalidToken() throws Exception {
+        startFront(Optional.of("mcpx_profile"), Optional.of(authorizationServer.issuer().resolve("/jwks")));
+        String valid = token(front.mcpUri(), Map.of("mcpx_profile", "review"));
+        authorizationServer.close();
+
+        for (int attempt = 1; attempt <= 4; attempt++) {
+            HttpResponse<String> answer = post(front.mcpUri(), valid);
+            assertThat(answer.statusCode()).as("attempt " + attempt + ": " + answer.body()).isEqualTo(503);
+        }
+    }
+
     private String refusedReason(String token) {
         return uncheckedPost(front.mcpUri(), token).body();
     }
 
     private void startFront(Optional<String> profileClaim) throws Exception {
-        FrontAuth auth = new FrontAuth(authorizationServer.issuer().toString(), Optional.empty(), List.of(), Optional.empty(),
+        startFront(profileClaim, Optional.empty());
+    }
+
+    private void startFront(Optional<String> profileClaim, Optional<URI> jwksUri) throws Exception {
+        FrontAuth auth = new FrontAuth(authorizationServer.issuer().toString(), Optional.empty(), List.of(), jwksUri,
                 profileClaim, List.of("mcp"));
         front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), new HttpSecurity(
                 List.of(new FrontToken("team", "team-secret", FrontToken.Scope.ALL)), Optional.empty(), false,

@@ -39,8 +39,9 @@ import tools.jackson.databind.JsonNode;
  * must (OAuth 2.1 section 5.2, RFC 9068): a JWT signed by one of the keys the server publishes,
  * from its issuer, not expired (a minute's clock skew allowed), for one of this front's
  * audiences. The keys are fetched once, cached, and fetched again when a token names a key not
- * in the cache, at most once per refresh interval, so a stream of forged key ids cannot make
- * mcpx hammer the server.
+ * in the cache, at most twice per refresh interval, so a stream of forged key ids cannot make
+ * mcpx hammer the server; while the server is out of reach, the keys last read stay in use for
+ * an hour.
  */
 final class AccessTokens {
 
@@ -53,6 +54,7 @@ final class AccessTokens {
     static final int CLOCK_SKEW_SECONDS = 60;
     static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(30);
     private static final Duration KEYS_TIME_TO_LIVE = Duration.ofMinutes(15);
+    private static final Duration OUTAGE_TOLERANCE = Duration.ofHours(1);
     private static final Duration FETCH_TIMEOUT = Duration.ofSeconds(10);
     private static final int MAX_DOCUMENT_BYTES = 512 * 1024;
     /** After failing to find the keys, requests are refused at once for this long instead of each asking again. */
@@ -78,6 +80,7 @@ final class AccessTokens {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(FETCH_TIMEOUT)
             .followRedirects(HttpClient.Redirect.NEVER).build();
     private volatile DefaultJWTProcessor<SecurityContext> processor;
+    private volatile boolean keysLoaded;
     private Instant discoveryFailed = Instant.MIN;
     private String discoveryProblem = "";
 
@@ -100,13 +103,17 @@ final class AccessTokens {
         } catch (ParseException e) {
             return new Invalid("the token is not a signed JWT");
         } catch (BadJOSEException e) {
+            keysLoaded = true;
             return new Invalid(reason(e));
         } catch (RateLimitReachedException e) {
-            return new Invalid("the token is signed by a key the authorization server does not publish");
+            // refused a refresh: an unknown key id if the keys were ever read, else they still cannot be
+            return keysLoaded ? new Invalid("the token is signed by a key the authorization server does not publish")
+                    : new Unavailable("the authorization server's keys cannot be read now");
         } catch (JOSEException e) {
             LOG.warn("cannot check an access token: {}", e.toString());
             return new Unavailable("the authorization server's keys cannot be read now");
         }
+        keysLoaded = true;
         List<String> audience = claims.getAudience();
         if (audience.stream().noneMatch(audiences::contains)) {
             return new Invalid("the token is for " + audience + ", not for this resource (" + String.join(", ", audiences) + ")");
@@ -161,7 +168,8 @@ final class AccessTokens {
                     .refreshAheadCache(false)
                     .rateLimited(refreshInterval.toMillis())
                     .retrying(false)
-                    .outageTolerant(false)
+                    // while the server cannot be reached, the keys last read stay good for a while
+                    .outageTolerant(OUTAGE_TOLERANCE.toMillis())
                     .build();
         } catch (IOException | IllegalArgumentException e) {
             throw new KeysUnavailable("jwks URL " + jwksUri + " is not usable: " + e.getMessage());
