@@ -191,6 +191,25 @@ class OAuthFrontTest {
     }
 
     @Test
+    void everyRequestOfALegacySessionIsCheckedAndARenewedTokenKeepsTheSession() throws Exception {
+        startFront(Optional.of("mcpx_profile"));
+        HttpHost host = host(false, front.mcpUri(), token(front.mcpUri(), Map.of("mcpx_profile", "review")));
+        String session = host.sessionId();
+
+        HttpHost withoutToken = HttpHost.legacy(front.mcpUri());
+        withoutToken.sessionId(session);
+        assertThat(withoutToken.request("tools/list", null).status()).isEqualTo(401);
+        HttpHost renewed = HttpHost.legacy(front.mcpUri())
+                .headers(Map.of("Authorization", "Bearer " + token(front.mcpUri(), Map.of("mcpx_profile", "review"))));
+        renewed.sessionId(session);
+        assertThat(ProfilesTest.toolNames(renewed.request("tools/list", null).reply())).contains("one__echo");
+        HttpHost otherProfile = HttpHost.legacy(front.mcpUri())
+                .headers(Map.of("Authorization", "Bearer " + token(front.mcpUri(), Map.of("mcpx_profile", "ops"))));
+        otherProfile.sessionId(session);
+        assertThat(otherProfile.request("tools/list", null).status()).as("the session belongs to review").isEqualTo(404);
+    }
+
+    @Test
     void aTokenForAProfilesOwnResourceIsServedThereButNotOnTheWholeGateway() throws Exception {
         startFront(Optional.empty());
         URI review = front.mcpUri().resolve("/mcp/review");
