@@ -105,6 +105,9 @@ class HttpExposureTest {
             assertThat(status(serve, "Bearer " + SECRET).statusCode()).isEqualTo(200);
             assertThat(mcpPing(serve, null).statusCode()).isEqualTo(401);
             assertThat(mcpPing(serve, "Bearer " + SECRET).statusCode()).isEqualTo(200);
+            assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + listening(serve).group(2)
+                    + "/.well-known/oauth-protected-resource/mcp")).GET().build(), HttpResponse.BodyHandlers.ofString())
+                    .statusCode()).as("without mcpx.auth the metadata path is like any other").isEqualTo(401);
             assertThat(serve.stderr()).contains("bearer tokens: token-file").doesNotContain(SECRET)
                     .doesNotContain("WITHOUT authentication").doesNotContain("can be read by other users");
         }

@@ -53,7 +53,7 @@ final class GatewayHandler extends Handler.Abstract {
             return true;
         }
         String path = Request.getPathInContext(request);
-        if (path.startsWith(ProtectedResource.WELL_KNOWN)) {
+        if (resource != null && path.startsWith(ProtectedResource.WELL_KNOWN)) {
             resourceMetadata(path, request.getMethod(), response, callback);
             return true;
         }
@@ -136,14 +136,16 @@ final class GatewayHandler extends Handler.Abstract {
         return true;
     }
 
-    /** RFC 9728 metadata, readable without a token: it is how a host learns where to get one. */
+    /**
+     * RFC 9728 metadata, readable without a token: it is how a host learns where to get one. A
+     * front without {@code mcpx.auth} has none, and the path is like any other.
+     */
     private void resourceMetadata(String path, String method, Response response, Callback callback) {
-        String endpoint = resource == null ? null : resource.endpointOf(path);
+        String endpoint = resource.endpointOf(path);
         String profile = endpoint == null || endpoint.isEmpty() ? null : endpoint;
         if (endpoint == null || (profile != null && mcp.forProfile(profile) == null)) {
-            Replies.text(response, callback, 404, "text/plain", resource == null
-                    ? "not found: this front takes no OAuth access tokens (mcpx.auth)\n"
-                    : "not found: no such endpoint; the metadata of /mcp is at " + ProtectedResource.WELL_KNOWN + "/mcp\n");
+            Replies.text(response, callback, 404, "text/plain",
+                    "not found: no such endpoint; the metadata of /mcp is at " + ProtectedResource.WELL_KNOWN + "/mcp\n");
             return;
         }
         if (!"GET".equals(method)) {
