@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,7 @@ public final class Catalogue {
     private static final String CURSOR_PREFIX = "mcpx:";
 
     private final Map<String, UpstreamPart> parts = new LinkedHashMap<>();
-    private final List<Consumer<Set<ListKind>>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<ListChange>> listeners = new CopyOnWriteArrayList<>();
     private volatile CatalogueView view = CatalogueView.empty();
     private volatile Profiles profiles = Profiles.NONE;
     private final Map<String, ToolIndex> indexes = new ConcurrentHashMap<>();
@@ -71,17 +72,54 @@ public final class Catalogue {
     }
 
     /**
-     * Sets the profiles (a config edit): when they differ from the last, every list may have
-     * changed for some host, and listeners hear so.
+     * Sets the profiles (a config edit): the hosts of each profile that changed hear which of
+     * their lists did; those of a removed profile hear of every list (re-listing, they learn it
+     * is gone).
      */
     public void profiles(Profiles next) {
         Profiles before;
+        CatalogueView now;
         synchronized (parts) {
             before = profiles;
             profiles = next;
+            now = view;
         }
-        if (!before.equals(next)) {
-            listeners.forEach(listener -> listener.accept(EnumSet.allOf(ListKind.class)));
+        if (before.equals(next)) {
+            return;
+        }
+        Map<String, Set<ListKind>> changed = new HashMap<>();
+        changed.put("", changedKinds(new HostView(now, before.whole()), new HostView(now, next.whole())));
+        Set<String> names = new HashSet<>(before.named().keySet());
+        names.addAll(next.named().keySet());
+        for (String name : names) {
+            Profile was = before.named().get(name);
+            Profile is = next.named().get(name);
+            if (is == null || was == null) {
+                changed.put(name, EnumSet.allOf(ListKind.class));
+            } else if (!was.equals(is)) {
+                changed.put(name, changedKinds(new HostView(now, was), new HostView(now, is)));
+            }
+        }
+        fire(new ListChange(changed));
+    }
+
+    /** The lists that differ between two views; a change of search mode changes what tools hosts are listed. */
+    private static Set<ListKind> changedKinds(HostView before, HostView after) {
+        Set<ListKind> kinds = EnumSet.noneOf(ListKind.class);
+        for (ListKind kind : ListKind.values()) {
+            if (!before.list(kind).equals(after.list(kind))) {
+                kinds.add(kind);
+            }
+        }
+        if (!before.profile().search().equals(after.profile().search())) {
+            kinds.add(ListKind.TOOLS);
+        }
+        return kinds;
+    }
+
+    private void fire(ListChange change) {
+        if (!change.isEmpty()) {
+            listeners.forEach(listener -> listener.accept(change));
         }
     }
 
@@ -104,19 +142,21 @@ public final class Catalogue {
                 known != null && known.indexes(tools) ? known : ToolIndex.of(tools));
     }
 
-    /** Called with the kinds whose host-visible list changed, after every change. */
-    public void onChange(Consumer<Set<ListKind>> listener) {
+    /** Called after every change with the lists it changed for the hosts of each profile. */
+    public void onChange(Consumer<ListChange> listener) {
         listeners.add(listener);
     }
 
     private void update(Runnable change) {
         CatalogueView before;
         CatalogueView after;
+        Profiles current;
         synchronized (parts) {
             change.run();
             before = view;
             after = CatalogueView.build(new ArrayList<>(parts.values()));
             view = after;
+            current = profiles;
         }
         for (Collision collision : after.collisions()) {
             if (!before.collisions().contains(collision)) {
@@ -134,9 +174,26 @@ public final class Catalogue {
                 changed.add(kind);
             }
         }
-        if (!changed.isEmpty()) {
-            listeners.forEach(listener -> listener.accept(changed));
+        if (changed.isEmpty()) {
+            return;
         }
+        Map<String, Set<ListKind>> byProfile = new HashMap<>();
+        byProfile.put("", current.whole().whole() ? changed : changedKinds(new HostView(before, current.whole()),
+                new HostView(after, current.whole()), changed));
+        current.named().forEach((name, profile) -> byProfile.put(name,
+                changedKinds(new HostView(before, profile), new HostView(after, profile), changed)));
+        fire(new ListChange(byProfile));
+    }
+
+    /** Of {@code candidates}, the lists that differ for one profile's hosts between two catalogue views. */
+    private static Set<ListKind> changedKinds(HostView before, HostView after, Set<ListKind> candidates) {
+        Set<ListKind> kinds = EnumSet.noneOf(ListKind.class);
+        for (ListKind kind : candidates) {
+            if (!before.list(kind).equals(after.list(kind))) {
+                kinds.add(kind);
+            }
+        }
+        return kinds;
     }
 
     public List<ObjectNode> list(ListKind kind) {

@@ -73,7 +73,7 @@ final class HttpAccessOptions {
         } else {
             config.tokens().stream().filter(t -> t.scope() == FrontToken.Scope.MONITOR).forEach(all::add);
         }
-        return new HttpSecurity(all, tls(config), allowUnauthenticated);
+        return new HttpSecurity(all, tls(config), allowUnauthenticated, config.auth());
     }
 
     private Optional<TlsFiles> tls(GatewayConfig config) {

@@ -104,9 +104,10 @@ final class ServeCommand implements Callable<Integer> {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(http::close, "mcpx-http-shutdown"));
         LOG.info("serving on {} (status at /status) with {} upstreams{}", http.mcpUri(), loaded.upstreams().size(),
-                security.tokens().isEmpty() ? "" : ", bearer tokens: " + security.tokens().stream()
+                (security.tokens().isEmpty() ? "" : ", bearer tokens: " + security.tokens().stream()
                         .map(t -> t.name() + (t.scope() == FrontToken.Scope.MONITOR ? " (monitoring only)" : ""))
-                        .collect(Collectors.joining(", ")));
+                        .collect(Collectors.joining(", ")))
+                        + security.auth().map(auth -> ", OAuth access tokens from " + auth.issuer()).orElse(""));
         System.err.println("mcpx: listening on " + http.mcpUri());
         new CountDownLatch(1).await();
         return Main.OK;
@@ -123,7 +124,13 @@ final class ServeCommand implements Callable<Integer> {
                     + "\"mcpx\": {\"token\": \"${" + HttpAccessOptions.TOKEN_VARIABLE + "}\"} in "
                     + loaded.source().map(Path::toString).orElse("the config file")
                     + "; hosts then send 'Authorization: Bearer TOKEN'. Or bind 127.0.0.1, or pass --allow-unauthenticated "
-                    + "if something in front of mcpx authenticates.");
+                    + "if something in front of mcpx authenticates. Or let an OAuth authorization server issue hosts' "
+                    + "tokens (\"mcpx\": {\"auth\": {\"issuer\": ..., \"resource\": ...}}).");
+        }
+        if (security.auth().isPresent() && security.auth().get().resource().isEmpty() && !HttpSecurity.loopback(address)) {
+            throw new UsageException("--http " + where + " can be reached from other machines, and mcpx.auth has no "
+                    + "\"resource\": set it to the URL hosts reach /mcp at (e.g. \"https://mcp.example.com/mcp\"), the "
+                    + "audience their tokens must carry");
         }
         if (HttpSecurity.loopback(address)) {
             return security;

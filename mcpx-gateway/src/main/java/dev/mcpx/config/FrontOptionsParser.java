@@ -1,5 +1,6 @@
 package dev.mcpx.config;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,11 +10,16 @@ import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code mcpx.token}, {@code mcpx.tokens} and {@code mcpx.tls}: who may use the HTTP front, and its certificate. */
+/**
+ * {@code mcpx.token}, {@code mcpx.tokens}, {@code mcpx.auth} and {@code mcpx.tls}: who may use the
+ * HTTP front, and its certificate.
+ */
 final class FrontOptionsParser {
 
     private static final Set<String> TOKEN_KEYS = Set.of("token", "file", "scope", "profile");
     private static final Set<String> TLS_KEYS = Set.of("cert", "key");
+    private static final List<String> AUTH_KEYS = List.of("issuer", "resource", "audience", "jwksUri", "profileClaim",
+            "scopes");
 
     private final Path file;
     private final Path base;
@@ -110,6 +116,74 @@ final class FrontOptionsParser {
             throw problem("\"mcpx.tls\" needs both \"cert\" and \"key\" (PEM files)");
         }
         return Optional.of(new TlsFiles(path(cert, "mcpx.tls.cert"), path(key, "mcpx.tls.key")));
+    }
+
+    Optional<FrontAuth> auth(ObjectNode options) {
+        JsonNode node = options.get("auth");
+        if (node == null || node.isNull()) {
+            return Optional.empty();
+        }
+        if (!(node instanceof ObjectNode auth)) {
+            throw problem("\"mcpx.auth\" must be an object with at least \"issuer\", not " + Fields.kind(node));
+        }
+        for (String key : auth.propertyNames()) {
+            if (!AUTH_KEYS.contains(key)) {
+                throw problem("\"mcpx.auth\" has unknown key \"" + key + "\" (known: " + String.join(", ", AUTH_KEYS) + ")");
+            }
+        }
+        Fields inner = new Fields(file, null, "mcpx.auth.");
+        String issuer = optional(inner.string(auth, "issuer"), "mcpx.auth.issuer");
+        if (issuer == null) {
+            throw problem("\"mcpx.auth\" needs \"issuer\": the authorization server whose tokens the front accepts");
+        }
+        url(issuer, "mcpx.auth.issuer");
+        Optional<URI> resource = Optional.ofNullable(optional(inner.string(auth, "resource"), "mcpx.auth.resource"))
+                .map(text -> url(text, "mcpx.auth.resource"));
+        resource.filter(uri -> uri.getRawQuery() != null || uri.getRawFragment() != null).ifPresent(uri -> {
+            throw problem("\"mcpx.auth.resource\" must have no query or fragment (RFC 8707), not \"" + uri + "\"");
+        });
+        JsonNode audienceNode = auth.get("audience");
+        List<String> audiences = audienceNode != null && audienceNode.isString()
+                ? List.of(expand(audienceNode.asString(), "mcpx.auth.audience"))
+                : inner.strings(auth, "audience").stream().map(text -> expand(text, "mcpx.auth.audience")).toList();
+        Optional<URI> jwks = Optional.ofNullable(optional(inner.string(auth, "jwksUri"), "mcpx.auth.jwksUri"))
+                .map(text -> url(text, "mcpx.auth.jwksUri"));
+        Optional<String> claim = Optional.ofNullable(optional(inner.string(auth, "profileClaim"), "mcpx.auth.profileClaim"));
+        List<String> scopes = inner.strings(auth, "scopes").stream().map(text -> expand(text, "mcpx.auth.scopes")).toList();
+        for (String scope : scopes) {
+            if (scope.isBlank() || scope.chars().anyMatch(c -> c <= ' ' || c == '"' || c == '\\')) {
+                throw problem("\"mcpx.auth.scopes\" has \"" + scope + "\", which is not a scope token (RFC 6749 section 3.3)");
+            }
+        }
+        return Optional.of(new FrontAuth(issuer, resource, audiences, jwks, claim, scopes));
+    }
+
+    private String optional(String text, String where) {
+        if (text == null) {
+            return null;
+        }
+        String expanded = expand(text, where);
+        if (expanded.isBlank()) {
+            throw problem("\"" + where + "\" must not be empty");
+        }
+        return expanded;
+    }
+
+    /** An absolute https URL, or http to this machine (a test or a local authorization server). */
+    private URI url(String text, String where) {
+        URI uri;
+        try {
+            uri = new URI(text);
+        } catch (java.net.URISyntaxException e) {
+            throw problem("\"" + where + "\" must be a URL, not \"" + text + "\"");
+        }
+        boolean https = "https".equalsIgnoreCase(uri.getScheme());
+        boolean local = "http".equalsIgnoreCase(uri.getScheme()) && uri.getHost() != null
+                && (uri.getHost().equals("localhost") || uri.getHost().startsWith("127.") || uri.getHost().equals("[::1]"));
+        if (uri.getHost() == null || !(https || local)) {
+            throw problem("\"" + where + "\" must be an https URL (http only to localhost), not \"" + text + "\"");
+        }
+        return uri;
     }
 
     /** A path from the file, expanded, relative to the config file's folder. */

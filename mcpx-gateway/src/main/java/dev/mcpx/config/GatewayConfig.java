@@ -17,14 +17,22 @@ import java.util.Optional;
  * @param tls       the HTTP front's certificate and key ({@code mcpx.tls}), if it serves TLS
  * @param profiles  what hosts see: {@code mcpx.profiles} and {@code mcpx.search}
  * @param telemetry metrics, the audit log and the log format ({@code mcpx.metrics}, {@code mcpx.audit}, {@code mcpx.logFormat})
+ * @param auth      the HTTP front as an OAuth protected resource ({@code mcpx.auth}), if it is one
  */
 public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
                             Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls, Profiles profiles,
-                            TelemetryOptions telemetry) {
+                            TelemetryOptions telemetry, Optional<FrontAuth> auth) {
 
     public GatewayConfig {
         upstreams = List.copyOf(upstreams);
         tokens = List.copyOf(tokens);
+    }
+
+    /** A config whose HTTP front takes no OAuth tokens. */
+    public GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
+                         Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls, Profiles profiles,
+                         TelemetryOptions telemetry) {
+        this(source, upstreams, tokens, http, limits, tls, profiles, telemetry, Optional.empty());
     }
 
     /** A config with no front options (no tokens, no TLS, the default limits). */
@@ -68,6 +76,6 @@ public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstream
     public String toString() {
         return "GatewayConfig[source=" + source + ", upstreams=" + upstreams + ", tokens="
                 + tokens.stream().map(FrontToken::name).toList() + ", http=" + http + ", limits=" + limits
-                + ", tls=" + tls + ", profiles=" + profiles.named().keySet() + ", telemetry=" + telemetry + "]";
+                + ", tls=" + tls + ", profiles=" + profiles.named().keySet() + ", telemetry=" + telemetry + ", auth=" + auth + "]";
     }
 }

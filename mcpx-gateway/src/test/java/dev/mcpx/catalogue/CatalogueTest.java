@@ -8,6 +8,7 @@ import dev.mcpx.protocol.McpErrorException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -113,7 +114,7 @@ class CatalogueTest {
     @Test
     void listenersHearOnlyListsThatReallyChanged() {
         List<Set<ListKind>> heard = new ArrayList<>();
-        catalogue.onChange(heard::add);
+        catalogue.onChange(change -> heard.add(change.kinds()));
         catalogue.register("a", "a");
         catalogue.replace("a", ListKind.TOOLS, List.of(named("x")));
         catalogue.replace("a", ListKind.TOOLS, List.of(named("x")));
@@ -122,6 +123,28 @@ class CatalogueTest {
 
         assertThat(heard).containsExactly(EnumSet.of(ListKind.TOOLS), EnumSet.of(ListKind.PROMPTS),
                 EnumSet.of(ListKind.TOOLS, ListKind.PROMPTS));
+    }
+
+    @Test
+    void eachProfileHearsOnlyOfTheListsThatChangedForItsHosts() {
+        Profile review = new Profile("review", List.of("a"), CatalogueFilter.NONE, Profile.Search.OFF);
+        Profile ops = new Profile("ops", List.of("b"), CatalogueFilter.NONE, Profile.Search.OFF);
+        catalogue.register("a", "a");
+        catalogue.register("b", "b");
+        catalogue.profiles(new Profiles(Profile.WHOLE, Map.of("review", review, "ops", ops)));
+        List<ListChange> heard = new ArrayList<>();
+        catalogue.onChange(heard::add);
+
+        catalogue.replace("b", ListKind.TOOLS, List.of(named("x")));
+        Profile narrowed = new Profile("ops", List.of("b"), new CatalogueFilter(new NameFilter(List.of(), List.of("b__x")),
+                NameFilter.ALL, NameFilter.ALL), Profile.Search.OFF);
+        catalogue.profiles(new Profiles(Profile.WHOLE, Map.of("review", review, "ops", narrowed)));
+        catalogue.profiles(new Profiles(Profile.WHOLE, Map.of("ops", narrowed)));
+
+        assertThat(heard).containsExactly(
+                new ListChange(Map.of("", Set.of(ListKind.TOOLS), "ops", Set.of(ListKind.TOOLS))),
+                new ListChange(Map.of("ops", Set.of(ListKind.TOOLS))),
+                new ListChange(Map.of("review", EnumSet.allOf(ListKind.class))));
     }
 
     @Test

@@ -54,6 +54,33 @@ class HttpExposureTest {
     }
 
     @Test
+    void anOAuthProtectedFrontCountsAsAuthenticatedBeyondLoopback() throws Exception {
+        Path oauth = Files.writeString(dir.resolve("oauth.json"), "{\"mcpServers\": {}, \"mcpx\": {\"auth\": {"
+                + "\"issuer\": \"https://login.team.example\", \"resource\": \"https://mcp.team.example/mcp\"}}}");
+        try (ServeProcess serve = ServeProcess.start(Map.of(), "serve", "--http", "0.0.0.0:0", "-c", oauth.toString())
+                .awaitListening()) {
+            HttpResponse<String> refused = mcpPing(serve, null);
+            assertThat(refused.statusCode()).isEqualTo(401);
+            assertThat(refused.headers().firstValue("WWW-Authenticate").orElse("")).isEqualTo("Bearer resource_metadata="
+                    + "\"https://mcp.team.example/.well-known/oauth-protected-resource/mcp\"");
+            assertThat(status(serve, null).statusCode()).isEqualTo(401);
+            assertThat(serve.stderr()).contains("OAuth access tokens from https://login.team.example")
+                    .doesNotContain("WITHOUT authentication");
+        }
+    }
+
+    @Test
+    void anOAuthProtectedFrontBeyondLoopbackNeedsTheUrlHostsReachItAt() throws Exception {
+        Path oauth = Files.writeString(dir.resolve("oauth.json"), "{\"mcpServers\": {}, \"mcpx\": {\"auth\": {"
+                + "\"issuer\": \"https://login.team.example\"}}}");
+
+        CliRun run = CliRun.of("serve", "--http", "0.0.0.0:0", "-c", oauth.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("mcpx.auth has no \"resource\"").contains("https://mcp.example.com/mcp");
+    }
+
+    @Test
     void withAllowUnauthenticatedItServesAndWarns() throws Exception {
         try (ServeProcess serve = ServeProcess.start(Map.of(), "serve", "--http", "0.0.0.0:0", "--allow-unauthenticated",
                 "-c", config.toString()).awaitListening()) {
@@ -78,6 +105,9 @@ class HttpExposureTest {
             assertThat(status(serve, "Bearer " + SECRET).statusCode()).isEqualTo(200);
             assertThat(mcpPing(serve, null).statusCode()).isEqualTo(401);
             assertThat(mcpPing(serve, "Bearer " + SECRET).statusCode()).isEqualTo(200);
+            assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + listening(serve).group(2)
+                    + "/.well-known/oauth-protected-resource/mcp")).GET().build(), HttpResponse.BodyHandlers.ofString())
+                    .statusCode()).as("without mcpx.auth the metadata path is like any other").isEqualTo(401);
             assertThat(serve.stderr()).contains("bearer tokens: token-file").doesNotContain(SECRET)
                     .doesNotContain("WITHOUT authentication").doesNotContain("can be read by other users");
         }

@@ -44,7 +44,7 @@ class StaleCatalogueTest {
              HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE,
                      Duration.ofMillis(200))) {
             var changes = new CopyOnWriteArrayList<Set<ListKind>>();
-            gateway.catalogue().onChange(changes::add);
+            gateway.catalogue().onChange(change -> changes.add(change.kinds()));
             HttpHost host = HttpHost.modern(front.mcpUri());
             Upstream upstream = gateway.pool().require("remote");
             await().atMost(Duration.ofSeconds(30)).until(() -> upstream.state() == UpstreamState.UP);

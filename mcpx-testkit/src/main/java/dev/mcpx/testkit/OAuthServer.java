@@ -6,11 +6,16 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +31,7 @@ import java.util.regex.Pattern;
 public final class OAuthServer implements AutoCloseable {
 
     private static final Pattern LISTENING = Pattern.compile("oauth: listening on (\\S+)");
+    private static final Pattern ACCESS_TOKEN = Pattern.compile("\"access_token\"\\s*:\\s*\"([^\"]+)\"");
     private static final long START_SECONDS = 60;
 
     private final List<String> log = new ArrayList<>();
@@ -84,6 +90,66 @@ public final class OAuthServer implements AutoCloseable {
         }
     }
 
+    /**
+     * An access token from the client credentials grant, for {@code resource} (its audience),
+     * with {@code claims} added (an integer value becomes a number: {@code exp}, say).
+     */
+    public String accessToken(String resource, Map<String, String> claims) {
+        StringBuilder form = new StringBuilder("grant_type=client_credentials&scope=mcp&client_id=test");
+        if (resource != null) {
+            form.append("&resource=").append(URLEncoder.encode(resource, StandardCharsets.UTF_8));
+        }
+        claims.forEach((name, value) -> form.append("&claim_").append(URLEncoder.encode(name, StandardCharsets.UTF_8))
+                .append('=').append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(issuer().resolve("/token"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString(form.toString())).build(), HttpResponse.BodyHandlers.ofString());
+            Matcher token = ACCESS_TOKEN.matcher(response.body());
+            if (response.statusCode() != 200 || !token.find()) {
+                throw new IllegalStateException("no access token: HTTP " + response.statusCode() + " " + response.body());
+            }
+            return token.group(1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** Adds a signing key and returns once it is in use: from then on tokens are signed with the keys in turn. */
+    public void rotateKey() {
+        int before = count("oauth: rotated");
+        try {
+            process.getOutputStream().write("rotate\n".getBytes(StandardCharsets.UTF_8));
+            process.getOutputStream().flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("oauth2-mock-server is gone: " + log(), e);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
+        synchronized (log) {
+            while (count("oauth: rotated") == before) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0 || !process.isAlive()) {
+                    throw new IllegalStateException("oauth2-mock-server did not add a key: " + String.join("\n", log));
+                }
+                try {
+                    log.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted", e);
+                }
+            }
+        }
+    }
+
+    private int count(String prefix) {
+        synchronized (log) {
+            return (int) log.stream().filter(line -> line.startsWith(prefix)).count();
+        }
+    }
+
     /** Everything it wrote. */
     public String log() {
         synchronized (log) {
@@ -96,6 +162,7 @@ public final class OAuthServer implements AutoCloseable {
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                 synchronized (log) {
                     log.add(line);
+                    log.notifyAll();
                 }
                 Matcher matcher = LISTENING.matcher(line);
                 if (matcher.matches()) {

@@ -1,5 +1,9 @@
 // oauth2-mock-server (a real OAuth 2 / OpenID Connect server) on a port the OS picks, for tests.
 // argv[2]: the package folder. Prints one line per token response (with its grant type).
+// Tokens carry the requested resource (RFC 8707) as their audience, as a server that supports
+// resource indicators issues them, and any claim_NAME=VALUE form field of the token request as a
+// claim (an integer value as a number), so a test can ask for a profile claim, an expired token
+// or a wrong issuer. A line "rotate" on stdin adds a signing key; tokens then use the keys in turn.
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -8,8 +12,24 @@ const { OAuth2Server } = await import(pathToFileURL(path.join(process.argv[2], '
 const server = new OAuth2Server();
 await server.issuer.keys.generate('RS256');
 // a jti makes every token unique: two issued in the same second would otherwise be the same JWT
-server.service.on('beforeTokenSigning', (token) => {
+server.service.on('beforeTokenSigning', (token, req) => {
   token.payload.jti = randomUUID();
+  const body = (req && req.body) || {};
+  if (body.resource && token.payload.aud === undefined) {
+    token.payload.aud = body.resource;
+  }
+  for (const [key, value] of Object.entries(body)) {
+    if (key.startsWith('claim_')) {
+      token.payload[key.slice('claim_'.length)] = /^-?\d+$/.test(value) ? Number(value) : value;
+    }
+  }
+});
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', async (text) => {
+  if (text.split('\n').includes('rotate')) {
+    const key = await server.issuer.keys.generate('RS256');
+    console.log(`oauth: rotated, new key ${key.kid}`);
+  }
 });
 server.service.on('beforeResponse', (response, req) => {
   const body = req.body || {};

@@ -1,7 +1,7 @@
 package dev.mcpx.front.http;
 
-import dev.mcpx.config.FrontToken;
 import dev.mcpx.protocol.ErrorCodes;
+import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcError;
 import dev.mcpx.telemetry.Telemetry;
 import java.util.Set;
@@ -12,8 +12,9 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Every HTTP request: the access checks first, then {@code /mcp}, {@code /mcp/<profile>}, the
- * status page ({@code /}, {@code /status}) or {@code /metrics}. A token bound to a profile is
- * served that profile on {@code /mcp} and refused on any other profile's path.
+ * status page ({@code /}, {@code /status}) or {@code /metrics}; the protected resource metadata
+ * needs no token. A token bound to a profile (a configured one, or an access token by its
+ * profile claim) is served that profile on {@code /mcp} and refused on any other profile's path.
  */
 final class GatewayHandler extends Handler.Abstract {
 
@@ -25,12 +26,15 @@ final class GatewayHandler extends Handler.Abstract {
     private static final String PROFILE_PATH = "/mcp/";
 
     private final AccessGuard guard;
+    private final ProtectedResource resource;
     private final McpEndpoint mcp;
     private final StatusPage status;
     private final Telemetry telemetry;
 
-    GatewayHandler(AccessGuard guard, McpEndpoint mcp, StatusPage status, Telemetry telemetry) {
+    /** {@code resource}: null when the front takes no OAuth access tokens. */
+    GatewayHandler(AccessGuard guard, ProtectedResource resource, McpEndpoint mcp, StatusPage status, Telemetry telemetry) {
         this.guard = guard;
+        this.resource = resource;
         this.mcp = mcp;
         this.status = status;
         this.telemetry = telemetry;
@@ -49,46 +53,47 @@ final class GatewayHandler extends Handler.Abstract {
             return true;
         }
         String path = Request.getPathInContext(request);
-        AccessGuard.Reach reach = MONITORING.contains(path) ? AccessGuard.Reach.MONITORING : AccessGuard.Reach.MCP;
-        switch (guard.authorize(request.getHeaders().get("Authorization"), reach)) {
-            case UNAUTHORIZED -> {
-                response.getHeaders().put("WWW-Authenticate", "Bearer");
-                Replies.error(response, callback, 401, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
-                        "Unauthorized: a valid bearer token is required"));
-                return true;
-            }
-            case FORBIDDEN -> {
-                Replies.error(response, callback, 403, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
-                        "Forbidden: this token may read the monitoring endpoints only"));
-                return true;
-            }
-            case ALLOWED -> {
-                // on to the endpoint
-            }
+        if (resource != null && path.startsWith(ProtectedResource.WELL_KNOWN)) {
+            resourceMetadata(path, request.getMethod(), response, callback);
+            return true;
         }
+        AccessGuard.Reach reach = MONITORING.contains(path) ? AccessGuard.Reach.MONITORING : AccessGuard.Reach.MCP;
         String method = request.getMethod();
         String profile = path.startsWith(PROFILE_PATH) ? path.substring(PROFILE_PATH.length()) : null;
         if (profile != null && (profile.isEmpty() || profile.contains("/"))) {
             profile = null;
             path = "/not-found";
         }
+        AccessGuard.Access.Allowed allowed;
+        switch (guard.authorize(request.getHeaders().get("Authorization"), reach, profile)) {
+            case AccessGuard.Access.Refused refused -> {
+                if (refused.challenge() != null) {
+                    response.getHeaders().put("WWW-Authenticate", refused.challenge());
+                }
+                Replies.error(response, callback, refused.status(), null,
+                        JsonRpcError.of(ErrorCodes.INVALID_REQUEST, refused.message()));
+                return true;
+            }
+            case AccessGuard.Access.Allowed granted -> allowed = granted;
+        }
         McpEndpoint mcpFor = mcp;
         if (path.equals("/mcp") || profile != null) {
-            String authorization = request.getHeaders().get("Authorization");
-            FrontToken token = authorization == null ? null : guard.match(authorization);
-            if (token != null && token.profile() != null) {
-                if (profile != null && !profile.equals(token.profile())) {
+            boolean bound = allowed.profile() != null;
+            if (bound) {
+                if (profile != null && !profile.equals(allowed.profile())) {
                     Replies.error(response, callback, 403, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
-                            "Forbidden: this token is served profile \"" + token.profile() + "\" only (at /mcp or /mcp/"
-                                    + token.profile() + ")"));
+                            "Forbidden: " + allowed.chooser() + " is served profile \"" + allowed.profile()
+                                    + "\" only (at /mcp or /mcp/" + allowed.profile() + ")"));
                     return true;
                 }
-                profile = token.profile();
+                profile = allowed.profile();
             }
             McpEndpoint endpoint = mcp.forProfile(profile);
             if (endpoint == null) {
-                Replies.error(response, callback, 404, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
-                        "Not found: no profile \"" + profile + "\" is configured (mcpx.profiles)"));
+                Replies.error(response, callback, bound ? 403 : 404, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                        bound ? "Forbidden: " + allowed.chooser() + " names profile \"" + profile
+                                + "\", which is not configured (mcpx.profiles)"
+                                : "Not found: no profile \"" + profile + "\" is configured (mcpx.profiles)"));
                 return true;
             }
             path = "/mcp";
@@ -129,5 +134,24 @@ final class GatewayHandler extends Handler.Abstract {
             default -> Replies.text(response, callback, 404, "text/plain", "not found: try /mcp, /status or /metrics\n");
         }
         return true;
+    }
+
+    /**
+     * RFC 9728 metadata, readable without a token: it is how a host learns where to get one. A
+     * front without {@code mcpx.auth} has none, and the path is like any other.
+     */
+    private void resourceMetadata(String path, String method, Response response, Callback callback) {
+        String endpoint = resource.endpointOf(path);
+        String profile = endpoint == null || endpoint.isEmpty() ? null : endpoint;
+        if (endpoint == null || (profile != null && mcp.forProfile(profile) == null)) {
+            Replies.text(response, callback, 404, "text/plain",
+                    "not found: no such endpoint; the metadata of /mcp is at " + ProtectedResource.WELL_KNOWN + "/mcp\n");
+            return;
+        }
+        if (!"GET".equals(method)) {
+            Replies.text(response, callback, 405, "text/plain", "method not allowed\n", "Allow", "GET");
+            return;
+        }
+        Replies.text(response, callback, 200, "application/json", Json.write(resource.metadata(profile)));
     }
 }

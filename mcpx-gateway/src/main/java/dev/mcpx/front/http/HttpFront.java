@@ -1,6 +1,7 @@
 package dev.mcpx.front.http;
 
 import dev.mcpx.front.FrontLimits;
+import dev.mcpx.front.ListChanges;
 import dev.mcpx.front.SubscriptionFlags;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.protocol.Json;
@@ -24,7 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code mcpx serve --http}: Jetty on virtual threads serving {@code /mcp} (both eras) and
  * {@code /status}, over TLS when given a certificate. Binds where told (127.0.0.1 by default at
- * the command line), and beyond loopback only with a token or the operator's explicit opt-out.
+ * the command line), and beyond loopback only with a token (configured, or OAuth access tokens from
+ * an authorization server) or the operator's explicit opt-out.
  */
 public final class HttpFront implements AutoCloseable {
 
@@ -55,6 +57,10 @@ public final class HttpFront implements AutoCloseable {
         if (security.refuses(address)) {
             throw new IllegalArgumentException(address.getHostString() + " is reachable from other machines: "
                     + "a token, or allowUnauthenticated, is required");
+        }
+        if (security.auth().isPresent() && security.auth().get().resource().isEmpty() && !HttpSecurity.loopback(address)) {
+            throw new IllegalArgumentException(address.getHostString() + " is reachable from other machines: "
+                    + "mcpx.auth.resource (the URL hosts reach /mcp at) is required");
         }
         FrontLimits limits = gateway.frontLimits();
         sessions = new LegacySessions(Duration.ofHours(1), limits, sse, replayCounters,
@@ -90,8 +96,12 @@ public final class HttpFront implements AutoCloseable {
                 replayCounters.refusedResumptions::get);
         telemetry.count("mcpx_sse_evicted_events", "Events dropped from the replay store to stay within its bounds",
                 replayCounters.evictedEvents::get);
-        server.setHandler(new GatewayHandler(new AccessGuard(security.tokens(), address.getHostString()), mcp,
-                new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters, telemetry), telemetry));
+        ProtectedResource resource = security.auth().map(auth -> new ProtectedResource(auth, this::mcpUri)).orElse(null);
+        AccessTokens accessTokens = security.auth().map(auth -> new AccessTokens(auth, AccessTokens.DEFAULT_REFRESH_INTERVAL))
+                .orElse(null);
+        server.setHandler(new GatewayHandler(new AccessGuard(security.tokens(), address.getHostString(), resource,
+                accessTokens), resource, mcp, new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters, telemetry),
+                telemetry));
         server.setStopTimeout(2_000);
         unsubscribe = gateway.listChanges().subscribe(this::listsChanged);
         sweeper = Thread.ofVirtual().name("mcpx-http-sweeper").unstarted(() -> sweep(sse.sweepEvery()));
@@ -145,15 +155,16 @@ public final class HttpFront implements AutoCloseable {
         return URI.create((tls ? "https://" : "http://") + (host.contains(":") ? "[" + host + "]" : host) + ":" + port() + "/mcp");
     }
 
-    private void listsChanged(Set<String> methods) {
-        for (String method : methods) {
-            for (LegacySession session : sessions.all()) {
-                SseStream listen = session.listen;
-                if (session.initialized && listen != null) {
-                    listen.send(new Notification(method, null));
-                }
+    /** Each host hears only of the lists that changed for its profile. */
+    private void listsChanged(ListChanges.Notice notice) {
+        for (LegacySession session : sessions.all()) {
+            SseStream listen = session.listen;
+            if (session.initialized && listen != null) {
+                notice.methods(session.profile).forEach(method -> listen.send(new Notification(method, null)));
             }
-            for (ModernListeners.Listener listener : listeners.all()) {
+        }
+        for (ModernListeners.Listener listener : listeners.all()) {
+            for (String method : notice.methods(listener.profile())) {
                 if (listener.agreed().path(SubscriptionFlags.of(method)).asBoolean(false)) {
                     ObjectNode params = Json.object();
                     params.putObject("_meta").set("io.modelcontextprotocol/subscriptionId", listener.id().toJson());

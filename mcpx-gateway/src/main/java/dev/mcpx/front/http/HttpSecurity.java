@@ -1,5 +1,6 @@
 package dev.mcpx.front.http;
 
+import dev.mcpx.config.FrontAuth;
 import dev.mcpx.config.FrontToken;
 import dev.mcpx.config.TlsFiles;
 import java.net.InetAddress;
@@ -10,11 +11,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Who may use the HTTP front and how it is reached: the bearer tokens it accepts (none: no
- * authentication), TLS from PEM files, and whether the operator accepts serving beyond this
- * machine without a token.
+ * Who may use the HTTP front and how it is reached: the bearer tokens it accepts, OAuth access
+ * tokens from an authorization server (neither: no authentication), TLS from PEM files, and
+ * whether the operator accepts serving beyond this machine without a token.
  */
-public record HttpSecurity(List<FrontToken> tokens, Optional<TlsFiles> tls, boolean allowUnauthenticated) {
+public record HttpSecurity(List<FrontToken> tokens, Optional<TlsFiles> tls, boolean allowUnauthenticated,
+                           Optional<FrontAuth> auth) {
 
     /** No token, no TLS: what a loopback-only front needs. */
     public static final HttpSecurity NONE = new HttpSecurity(List.of(), Optional.empty(), false);
@@ -23,15 +25,20 @@ public record HttpSecurity(List<FrontToken> tokens, Optional<TlsFiles> tls, bool
         tokens = List.copyOf(tokens);
     }
 
+    /** Static tokens only. */
+    public HttpSecurity(List<FrontToken> tokens, Optional<TlsFiles> tls, boolean allowUnauthenticated) {
+        this(tokens, tls, allowUnauthenticated, Optional.empty());
+    }
+
     /** One token of scope {@code all}, or none for null. */
     public static HttpSecurity token(String token) {
         return token == null ? NONE
                 : new HttpSecurity(List.of(new FrontToken("token", token, FrontToken.Scope.ALL)), Optional.empty(), false);
     }
 
-    /** True when {@code /mcp} demands a token. */
+    /** True when {@code /mcp} demands a token: a static one or an OAuth access token. */
     public boolean authenticates() {
-        return tokens.stream().anyMatch(token -> token.scope() == FrontToken.Scope.ALL);
+        return auth.isPresent() || tokens.stream().anyMatch(token -> token.scope() == FrontToken.Scope.ALL);
     }
 
     /**

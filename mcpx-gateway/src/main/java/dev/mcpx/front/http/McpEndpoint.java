@@ -323,7 +323,8 @@ final class McpEndpoint {
         }
         SseStream stream = SseStream.open(response, keepAlive, () -> { });
         ListenUpdates updates = new ListenUpdates(hostRequest.id(), stream::send);
-        ModernListeners.Listener listener = new ModernListeners.Listener(hostRequest.id(), agreed, stream);
+        ModernListeners.Listener listener = new ModernListeners.Listener(hostRequest.id(), agreed, stream,
+                requests.profileName());
         try {
             requests.subscribeAll(updates, asked, agreed);
             var ack = Json.object();

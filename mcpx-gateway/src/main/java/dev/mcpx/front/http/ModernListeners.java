@@ -5,10 +5,11 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The open {@code subscriptions/listen} streams of modern hosts, each with the filter it agreed. */
+/** The open {@code subscriptions/listen} streams of modern hosts, each with the filter it agreed and its profile. */
 final class ModernListeners {
 
-    record Listener(RequestId id, ObjectNode agreed, SseStream stream) {
+    /** {@code profile}: the profile whose path the stream was opened on (null: {@code /mcp}'s own). */
+    record Listener(RequestId id, ObjectNode agreed, SseStream stream, String profile) {
     }
 
     private final Set<Listener> listeners = new CopyOnWriteArraySet<>();

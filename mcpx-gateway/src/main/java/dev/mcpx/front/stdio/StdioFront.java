@@ -257,8 +257,8 @@ public final class StdioFront {
         });
     }
 
-    private void listsChanged(Set<String> methods) {
-        for (String method : methods) {
+    private void listsChanged(ListChanges.Notice notice) {
+        for (String method : notice.methods(requests.profileName())) {
             if (legacyInitialized) {
                 send(new Notification(method, null));
             }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcpx.config.FrontToken;
 import dev.mcpx.front.http.AccessGuard.Reach;
-import dev.mcpx.front.http.AccessGuard.Verdict;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -18,12 +17,12 @@ class AccessGuardTest {
 
     @Test
     void onlyTheExactBearerTokenIsAccepted() {
-        assertThat(loopback.authorize("Bearer s3cret", Reach.MCP)).isEqualTo(Verdict.ALLOWED);
-        assertThat(loopback.authorize(" Bearer s3cret ", Reach.MCP)).isEqualTo(Verdict.ALLOWED);
+        assertThat(status(loopback.authorize("Bearer s3cret", Reach.MCP, null))).isEqualTo(200);
+        assertThat(status(loopback.authorize(" Bearer s3cret ", Reach.MCP, null))).isEqualTo(200);
         for (String wrong : new String[] {null, "", "Bearer s3cre", "Bearer s3crets", "Bearer S3CRET", "Basic s3cret",
                 "s3cret", "bearer s3cret"}) {
-            assertThat(loopback.authorize(wrong, Reach.MCP)).as(wrong).isEqualTo(Verdict.UNAUTHORIZED);
-            assertThat(loopback.authorize(wrong, Reach.MONITORING)).as(wrong).isEqualTo(Verdict.UNAUTHORIZED);
+            assertThat(status(loopback.authorize(wrong, Reach.MCP, null))).as(wrong).isEqualTo(401);
+            assertThat(status(loopback.authorize(wrong, Reach.MONITORING, null))).as(wrong).isEqualTo(401);
         }
     }
 
@@ -41,18 +40,18 @@ class AccessGuardTest {
     void aMonitoringTokenReadsStatusButIsForbiddenOnMcp() {
         AccessGuard guard = new AccessGuard(List.of(ALICE, PROMETHEUS), "0.0.0.0");
 
-        assertThat(guard.authorize("Bearer read-only", Reach.MONITORING)).isEqualTo(Verdict.ALLOWED);
-        assertThat(guard.authorize("Bearer read-only", Reach.MCP)).isEqualTo(Verdict.FORBIDDEN);
-        assertThat(guard.authorize("Bearer s3cret", Reach.MONITORING)).isEqualTo(Verdict.ALLOWED);
-        assertThat(guard.authorize(null, Reach.MONITORING)).isEqualTo(Verdict.UNAUTHORIZED);
+        assertThat(status(guard.authorize("Bearer read-only", Reach.MONITORING, null))).isEqualTo(200);
+        assertThat(status(guard.authorize("Bearer read-only", Reach.MCP, null))).isEqualTo(403);
+        assertThat(status(guard.authorize("Bearer s3cret", Reach.MONITORING, null))).isEqualTo(200);
+        assertThat(status(guard.authorize(null, Reach.MONITORING, null))).isEqualTo(401);
     }
 
     @Test
     void withOnlyAMonitoringTokenMonitoringIsClosedAndMcpStaysAsItWas() {
         AccessGuard guard = new AccessGuard(List.of(PROMETHEUS), "127.0.0.1");
 
-        assertThat(guard.authorize(null, Reach.MONITORING)).isEqualTo(Verdict.UNAUTHORIZED);
-        assertThat(guard.authorize(null, Reach.MCP)).isEqualTo(Verdict.ALLOWED);
+        assertThat(status(guard.authorize(null, Reach.MONITORING, null))).isEqualTo(401);
+        assertThat(status(guard.authorize(null, Reach.MCP, null))).isEqualTo(200);
     }
 
     @Test
@@ -71,8 +70,8 @@ class AccessGuardTest {
     void aDeliberatelyPublicBindDoesNotJudgeHostNames() {
         AccessGuard everywhere = new AccessGuard(List.of(), "0.0.0.0");
         assertThat(everywhere.hostAllowed("gateway.internal:8080")).isTrue();
-        assertThat(everywhere.authorize(null, Reach.MCP)).isEqualTo(Verdict.ALLOWED);
-        assertThat(everywhere.authorize(null, Reach.MONITORING)).isEqualTo(Verdict.ALLOWED);
+        assertThat(status(everywhere.authorize(null, Reach.MCP, null))).isEqualTo(200);
+        assertThat(status(everywhere.authorize(null, Reach.MONITORING, null))).isEqualTo(200);
     }
 
     @Test
@@ -83,5 +82,12 @@ class AccessGuardTest {
         assertThat(loopback.originAllowed("null")).isFalse();
         assertThat(loopback.originAllowed("http://localhost.evil.example")).isFalse();
         assertThat(loopback.originAllowed("::not a uri::")).isFalse();
+    }
+
+    private static int status(AccessGuard.Access access) {
+        return switch (access) {
+            case AccessGuard.Access.Allowed allowed -> 200;
+            case AccessGuard.Access.Refused refused -> refused.status();
+        };
     }
 }
