@@ -1,0 +1,265 @@
+package dev.mcpx.telemetry;
+
+import dev.mcpx.client.RecoveryTaken;
+import dev.mcpx.config.TelemetryOptions;
+import dev.mcpx.front.HostObserver;
+import dev.mcpx.protocol.Era;
+import dev.mcpx.protocol.Json;
+import dev.mcpx.protocol.JsonRpcMessage;
+import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
+import dev.mcpx.protocol.JsonRpcMessage.Request;
+import dev.mcpx.protocol.JsonRpcMessage.Result;
+import dev.mcpx.protocol.MetaKeys;
+import dev.mcpx.protocol.Methods;
+import dev.mcpx.protocol.ProtocolVersion;
+import io.opentelemetry.api.baggage.propagation.W3CBaggagePropagator;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.TextMapGetter;
+import io.opentelemetry.context.propagation.TextMapPropagator;
+import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
+import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporterBuilder;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.resources.Resource;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@link Tracing} with the OpenTelemetry SDK: spans named and described as the MCP semantic
+ * conventions say, batched in a bounded queue and sent over OTLP/HTTP (protobuf) on the SDK's
+ * own thread, so a collector that is slow or down never holds a call: what does not fit is
+ * dropped and counted.
+ */
+final class OtlpTracing implements Tracing {
+
+    static final int QUEUE = 2048;
+    private static final Duration BATCH_DELAY = Duration.ofSeconds(2);
+    private static final Duration EXPORT_TIMEOUT = Duration.ofSeconds(10);
+
+    private static final AttributeKey<String> METHOD = AttributeKey.stringKey("mcp.method.name");
+    private static final AttributeKey<String> TOOL = AttributeKey.stringKey("gen_ai.tool.name");
+    private static final AttributeKey<String> PROMPT = AttributeKey.stringKey("gen_ai.prompt.name");
+    private static final AttributeKey<String> OPERATION = AttributeKey.stringKey("gen_ai.operation.name");
+    private static final AttributeKey<String> RESOURCE_URI = AttributeKey.stringKey("mcp.resource.uri");
+    private static final AttributeKey<String> SESSION = AttributeKey.stringKey("mcp.session.id");
+    private static final AttributeKey<String> REQUEST_ID = AttributeKey.stringKey("jsonrpc.request.id");
+    private static final AttributeKey<String> PROTOCOL_VERSION = AttributeKey.stringKey("mcp.protocol.version");
+    private static final AttributeKey<String> TRANSPORT = AttributeKey.stringKey("network.transport");
+    private static final AttributeKey<String> NETWORK_PROTOCOL = AttributeKey.stringKey("network.protocol.name");
+    private static final AttributeKey<String> SERVER_ADDRESS = AttributeKey.stringKey("server.address");
+    private static final AttributeKey<Long> SERVER_PORT = AttributeKey.longKey("server.port");
+    private static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+    private static final AttributeKey<String> RPC_ERROR_CODE = AttributeKey.stringKey("rpc.response.status_code");
+    private static final AttributeKey<String> UPSTREAM = AttributeKey.stringKey("mcpx.upstream");
+
+    private static final TextMapPropagator PROPAGATOR = TextMapPropagator.composite(
+            W3CTraceContextPropagator.getInstance(), W3CBaggagePropagator.getInstance());
+
+    /** Reads {@code traceparent}, {@code tracestate} and {@code baggage} from a request's {@code _meta}. */
+    private static final TextMapGetter<ObjectNode> META = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(ObjectNode meta) {
+            return meta == null ? List.of() : meta.propertyNames();
+        }
+
+        @Override
+        public String get(ObjectNode meta, String key) {
+            return Json.text(meta, key);
+        }
+    };
+
+    private final SdkTracerProvider provider;
+    private final Tracer tracer;
+    private final LongAdder lost = new LongAdder();
+
+    private OtlpTracing(TelemetryOptions.Traces options, String version) {
+        OtlpHttpSpanExporterBuilder exporter = OtlpHttpSpanExporter.builder()
+                .setEndpoint(options.endpoint().toString()).setTimeout(EXPORT_TIMEOUT);
+        options.headers().forEach(exporter::addHeader);
+        provider = SdkTracerProvider.builder()
+                .setResource(Resource.getDefault().merge(Resource.create(Attributes.of(
+                        AttributeKey.stringKey("service.name"), "mcpx", AttributeKey.stringKey("service.version"), version))))
+                .setSampler(Sampler.parentBased(Sampler.traceIdRatioBased(options.sampling())))
+                .addSpanProcessor(BatchSpanProcessor.builder(new Counted(exporter.build(), lost))
+                        .setMaxQueueSize(QUEUE).setScheduleDelay(BATCH_DELAY).setExporterTimeout(EXPORT_TIMEOUT).build())
+                .build();
+        tracer = provider.get("dev.mcpx.gateway", version);
+    }
+
+    /** Starts the SDK: only a gateway with {@code mcpx.telemetry} calls this, so only it loads OpenTelemetry. */
+    static Tracing start(TelemetryOptions.Traces options, String version) {
+        return new OtlpTracing(options, version);
+    }
+
+    @Override
+    public HostObserver.Answering server(Request hostRequest, Era era, String networkTransport, String hostSession) {
+        ObjectNode meta = Json.objectAt(hostRequest.params(), MetaKeys.META);
+        Context parent = PROPAGATOR.extract(Context.root(), meta, META);
+        String method = hostRequest.method();
+        String target = Json.text(hostRequest.params(), Methods.RESOURCES_READ.equals(method) ? "uri" : "name");
+        SpanBuilder builder = tracer.spanBuilder(spanName(method, target)).setSpanKind(SpanKind.SERVER).setParent(parent)
+                .setAttribute(TRANSPORT, networkTransport);
+        describe(builder, method, target);
+        if (hostRequest.id() != null) {
+            builder.setAttribute(REQUEST_ID, hostRequest.id().toString());
+        }
+        String version = era == Era.MODERN ? Json.text(meta, MetaKeys.PROTOCOL_VERSION) : null;
+        if (version != null || era == Era.MODERN) {
+            builder.setAttribute(PROTOCOL_VERSION, version != null ? version : ProtocolVersion.LATEST_MODERN.wire());
+        }
+        if (hostSession != null) {
+            builder.setAttribute(SESSION, hostSession);
+        }
+        if ("tcp".equals(networkTransport)) {
+            builder.setAttribute(NETWORK_PROTOCOL, "http");
+        }
+        Span span = builder.startSpan();
+        Scope scope = parent.with(span).makeCurrent();
+        return answer -> {
+            try {
+                switch (answer) {
+                    case ErrorResponse error -> failed(span, Integer.toString(error.error().code()), error.error().message());
+                    case Result result when "tool_error".equals(ErrorTypes.ofResult(result.result())) ->
+                            failed(span, "tool_error", null);
+                    case null -> failed(span, "internal", null);
+                    default -> {
+                    }
+                }
+                if (answer instanceof ErrorResponse error) {
+                    span.setAttribute(RPC_ERROR_CODE, Integer.toString(error.error().code()));
+                }
+                span.end();
+            } finally {
+                scope.close();
+            }
+        };
+    }
+
+    @Override
+    public ClientSpan client(UpstreamCall call) {
+        SpanBuilder builder = tracer.spanBuilder(spanName(call.method(), call.target())).setSpanKind(SpanKind.CLIENT)
+                .setParent(Context.current()).setAttribute(UPSTREAM, call.upstream())
+                .setAttribute(TRANSPORT, "stdio".equals(call.transport()) ? "pipe" : "tcp");
+        describe(builder, call.method(), call.target());
+        if (call.protocolVersion() != null) {
+            builder.setAttribute(PROTOCOL_VERSION, call.protocolVersion());
+        }
+        if (call.address() != null) {
+            builder.setAttribute(NETWORK_PROTOCOL, "http").setAttribute(SERVER_ADDRESS, call.address().getHost())
+                    .setAttribute(SERVER_PORT, (long) port(call.address()));
+        }
+        Span span = builder.startSpan();
+        return new ClientSpan() {
+            @Override
+            public void propagate(ObjectNode upstreamRequest) {
+                ObjectNode meta = Json.objectAt(upstreamRequest, MetaKeys.META);
+                if (meta == null) {
+                    meta = upstreamRequest.putObject(MetaKeys.META);
+                }
+                // the host's context is this span's parent: the upstream hears of this span instead
+                for (String key : List.of("traceparent", "tracestate", "baggage")) {
+                    meta.remove(key);
+                }
+                PROPAGATOR.inject(Context.current().with(span), meta, ObjectNode::put);
+            }
+
+            @Override
+            public void recovered(RecoveryTaken recovery) {
+                span.addEvent("mcpx." + recovery.label());
+            }
+
+            @Override
+            public void ended(String errorType, String message) {
+                if (!errorType.isEmpty()) {
+                    failed(span, errorType, message);
+                }
+                span.end();
+            }
+        };
+    }
+
+    private static void describe(SpanBuilder builder, String method, String target) {
+        builder.setAttribute(METHOD, method);
+        if (target == null) {
+            return;
+        }
+        switch (method) {
+            case Methods.TOOLS_CALL -> builder.setAttribute(TOOL, target).setAttribute(OPERATION, "execute_tool");
+            case Methods.PROMPTS_GET -> builder.setAttribute(PROMPT, target);
+            case Methods.RESOURCES_READ -> builder.setAttribute(RESOURCE_URI, target);
+            default -> {
+            }
+        }
+    }
+
+    /** {@code {mcp.method.name} {target}} for a tool or prompt; a resource URI stays out of the name (cardinality). */
+    private static String spanName(String method, String target) {
+        boolean named = target != null && (Methods.TOOLS_CALL.equals(method) || Methods.PROMPTS_GET.equals(method));
+        return named ? method + " " + target : method;
+    }
+
+    private static void failed(Span span, String errorType, String message) {
+        span.setAttribute(ERROR_TYPE, errorType);
+        span.setStatus(StatusCode.ERROR, message == null ? "" : message);
+    }
+
+    private static int port(URI address) {
+        return address.getPort() >= 0 ? address.getPort() : "https".equals(address.getScheme()) ? 443 : 80;
+    }
+
+    @Override
+    public long dropped() {
+        return lost.sum();
+    }
+
+    /** Sends what is queued (bounded: a collector that is down does not hold the exit). */
+    @Override
+    public void close() {
+        provider.shutdown().join(5, TimeUnit.SECONDS);
+    }
+
+    /** The exporter, counting the spans of each batch the collector did not take. */
+    private record Counted(SpanExporter exporter, LongAdder lost) implements SpanExporter {
+
+        @Override
+        public CompletableResultCode export(Collection<SpanData> spans) {
+            int size = spans.size();
+            CompletableResultCode result = exporter.export(spans);
+            result.whenComplete(() -> {
+                if (!result.isSuccess()) {
+                    lost.add(size);
+                }
+            });
+            return result;
+        }
+
+        @Override
+        public CompletableResultCode flush() {
+            return exporter.flush();
+        }
+
+        @Override
+        public CompletableResultCode shutdown() {
+            return exporter.shutdown();
+        }
+    }
+}
