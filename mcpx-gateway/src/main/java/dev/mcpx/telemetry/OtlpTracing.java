@@ -27,19 +27,16 @@ import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporterBuilder;
-import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.common.InternalTelemetryVersion;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
-import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.net.URI;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -52,6 +49,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class OtlpTracing implements Tracing {
 
     static final int QUEUE = 2048;
+    private static final int BATCH = 512;
     private static final Duration BATCH_DELAY = Duration.ofSeconds(2);
     private static final Duration EXPORT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -89,25 +87,34 @@ final class OtlpTracing implements Tracing {
 
     private final SdkTracerProvider provider;
     private final Tracer tracer;
-    private final LongAdder lost = new LongAdder();
+    private final SdkDrops drops = new SdkDrops();
+    private final SdkMeterProvider selfTelemetry;
 
-    private OtlpTracing(TelemetryOptions.Traces options, String version) {
+    private OtlpTracing(TelemetryOptions.Traces options, String version, int queue) {
+        selfTelemetry = SdkMeterProvider.builder().registerMetricReader(drops).build();
         OtlpHttpSpanExporterBuilder exporter = OtlpHttpSpanExporter.builder()
-                .setEndpoint(options.endpoint().toString()).setTimeout(EXPORT_TIMEOUT);
+                .setEndpoint(options.endpoint().toString()).setTimeout(EXPORT_TIMEOUT)
+                .setMeterProvider(selfTelemetry).setInternalTelemetryVersion(InternalTelemetryVersion.LATEST);
         options.headers().forEach(exporter::addHeader);
         provider = SdkTracerProvider.builder()
                 .setResource(Resource.getDefault().merge(Resource.create(Attributes.of(
                         AttributeKey.stringKey("service.name"), "mcpx", AttributeKey.stringKey("service.version"), version))))
                 .setSampler(Sampler.parentBased(Sampler.traceIdRatioBased(options.sampling())))
-                .addSpanProcessor(BatchSpanProcessor.builder(new Counted(exporter.build(), lost))
-                        .setMaxQueueSize(QUEUE).setScheduleDelay(BATCH_DELAY).setExporterTimeout(EXPORT_TIMEOUT).build())
+                .addSpanProcessor(BatchSpanProcessor.builder(exporter.build())
+                        .setMaxQueueSize(queue).setMaxExportBatchSize(Math.min(BATCH, queue)).setScheduleDelay(BATCH_DELAY).setExporterTimeout(EXPORT_TIMEOUT)
+                        .setMeterProvider(selfTelemetry).setInternalTelemetryVersion(InternalTelemetryVersion.LATEST).build())
                 .build();
         tracer = provider.get("dev.mcpx.gateway", version);
     }
 
     /** Starts the SDK: only a gateway with {@code mcpx.telemetry} calls this, so only it loads OpenTelemetry. */
     static Tracing start(TelemetryOptions.Traces options, String version) {
-        return new OtlpTracing(options, version);
+        return start(options, version, QUEUE);
+    }
+
+    /** With a queue of {@code queue} spans (tests fill a small one). */
+    static Tracing start(TelemetryOptions.Traces options, String version, int queue) {
+        return new OtlpTracing(options, version, queue);
     }
 
     @Override
@@ -228,38 +235,13 @@ final class OtlpTracing implements Tracing {
 
     @Override
     public long dropped() {
-        return lost.sum();
+        return drops.dropped();
     }
 
     /** Sends what is queued (bounded: a collector that is down does not hold the exit). */
     @Override
     public void close() {
         provider.shutdown().join(5, TimeUnit.SECONDS);
-    }
-
-    /** The exporter, counting the spans of each batch the collector did not take. */
-    private record Counted(SpanExporter exporter, LongAdder lost) implements SpanExporter {
-
-        @Override
-        public CompletableResultCode export(Collection<SpanData> spans) {
-            int size = spans.size();
-            CompletableResultCode result = exporter.export(spans);
-            result.whenComplete(() -> {
-                if (!result.isSuccess()) {
-                    lost.add(size);
-                }
-            });
-            return result;
-        }
-
-        @Override
-        public CompletableResultCode flush() {
-            return exporter.flush();
-        }
-
-        @Override
-        public CompletableResultCode shutdown() {
-            return exporter.shutdown();
-        }
+        selfTelemetry.shutdown();
     }
 }
