@@ -37,6 +37,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -68,6 +69,8 @@ final class OtlpTracing implements Tracing {
     private static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
     private static final AttributeKey<String> RPC_ERROR_CODE = AttributeKey.stringKey("rpc.response.status_code");
     private static final AttributeKey<String> UPSTREAM = AttributeKey.stringKey("mcpx.upstream");
+
+    private static final Pattern JSON_RPC_CODE = Pattern.compile("-?[0-9]+");
 
     private static final TextMapPropagator PROPAGATOR = TextMapPropagator.composite(
             W3CTraceContextPropagator.getInstance(), W3CBaggagePropagator.getInstance());
@@ -151,9 +154,6 @@ final class OtlpTracing implements Tracing {
                     default -> {
                     }
                 }
-                if (answer instanceof ErrorResponse error) {
-                    span.setAttribute(RPC_ERROR_CODE, Integer.toString(error.error().code()));
-                }
                 span.end();
             } finally {
                 scope.close();
@@ -224,8 +224,12 @@ final class OtlpTracing implements Tracing {
         return named ? method + " " + target : method;
     }
 
+    /** {@code errorType} is a JSON-RPC error's code, {@code tool_error}, or what else failed ({@link ErrorTypes}). */
     private static void failed(Span span, String errorType, String message) {
         span.setAttribute(ERROR_TYPE, errorType);
+        if (JSON_RPC_CODE.matcher(errorType).matches()) {
+            span.setAttribute(RPC_ERROR_CODE, errorType);
+        }
         span.setStatus(StatusCode.ERROR, message == null ? "" : message);
     }
 

@@ -133,7 +133,8 @@ class TraceExportTest {
             assertThat(host.request("tools/call", Json.object().put("name", "remote__nope")).reply().has("error")).isTrue();
             ReceivedSpan unknown = await().atMost(EXPORTED).until(() -> collector.span(span ->
                     span.name().equals("tools/call remote__nope")), Optional::isPresent).orElseThrow();
-            assertThat(unknown.attributes()).containsEntry("error.type", "-32602");
+            assertThat(unknown.attributes()).containsEntry("error.type", "-32602")
+                    .containsEntry("rpc.response.status_code", "-32602");
             assertThat(unknown.status().getCode()).isEqualTo(StatusCode.STATUS_CODE_ERROR);
         }
     }
