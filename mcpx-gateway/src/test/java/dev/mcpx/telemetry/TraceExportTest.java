@@ -18,6 +18,7 @@ import dev.mcpx.telemetry.OtlpReceiver.ReceivedSpan;
 import dev.mcpx.testkit.chaos.SilentCloses;
 import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
 import dev.mcpx.testkit.legacy.RecordedRequest;
+import dev.mcpx.testkit.modern.ModernHttpUpstream;
 import dev.mcpx.transport.UpstreamEndpoint;
 import io.opentelemetry.proto.trace.v1.Span.SpanKind;
 import io.opentelemetry.proto.trace.v1.Status.StatusCode;
@@ -157,6 +158,33 @@ class TraceExportTest {
             ReceivedSpan client = awaitSpan(collector, SpanKind.SPAN_KIND_CLIENT, trace);
             assertThat(upstreamCallMeta(legacy).getFirst().path("traceparent").asString())
                     .isEqualTo("00-" + trace + "-" + client.spanId() + "-01");
+        }
+    }
+
+    @Test
+    void aModernUpstreamGetsTheClientSpansContextBesideItsProtocolMeta() throws Exception {
+        try (OtlpReceiver collector = OtlpReceiver.start();
+             ModernHttpUpstream modern = ModernHttpUpstream.start();
+             Gateway gateway = Gateway.start(new GatewayConfig(Optional.empty(), List.of(UpstreamConfig.of("remote",
+                     UpstreamEndpoint.Http.of(modern.url().toString()))), List.of(), Optional.empty(), Limits.DEFAULTS,
+                     Optional.empty(), new TelemetryOptions(true, Optional.empty(), false, Optional.of(
+                             new TelemetryOptions.Traces(collector.endpoint().resolve("/v1/traces"), Map.of(), 1.0)))),
+                     TestGateways.settings(), Map.of());
+             HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE,
+                     Duration.ofMillis(200))) {
+            gateway.pool().awaitFirstAttempts(Duration.ofSeconds(60));
+            ObjectNode params = Json.object().put("name", "remote__plain_tool");
+            params.putObject("arguments");
+            params.putObject("_meta").put("traceparent", TRACEPARENT);
+            assertThat(HttpHost.modern(front.mcpUri()).request("tools/call", params).text())
+                    .isEqualTo("plain_tool execution 1");
+
+            ReceivedSpan client = awaitSpan(collector, SpanKind.SPAN_KIND_CLIENT, TRACE);
+            assertThat(client.attributes()).containsEntry("mcp.protocol.version", "2026-07-28");
+            JsonNode sent = modern.requests().stream().filter(request -> "tools/call".equals(request.rpcMethod()))
+                    .map(request -> Json.parse(request.body()).path("params").path("_meta")).findFirst().orElseThrow();
+            assertThat(sent.path("traceparent").asString()).isEqualTo("00-" + TRACE + "-" + client.spanId() + "-01");
+            assertThat(sent.path("io.modelcontextprotocol/protocolVersion").asString()).isEqualTo("2026-07-28");
         }
     }
 
