@@ -12,10 +12,13 @@ import tools.jackson.databind.node.ObjectNode;
  * without OpenTelemetry types, so a gateway without {@code mcpx.telemetry} never loads the SDK:
  * {@link #OFF} costs a call nothing.
  */
-interface Tracing extends AutoCloseable {
+sealed interface Tracing extends AutoCloseable permits Tracing.Off, OtlpTracing {
 
-    Tracing OFF = new Tracing() {
-    };
+    Tracing OFF = new Off();
+
+    /** No spans: what every method's default does. */
+    record Off() implements Tracing {
+    }
 
     /**
      * {@code hostRequest} begins on this thread; the trace context in its {@code _meta} is the
