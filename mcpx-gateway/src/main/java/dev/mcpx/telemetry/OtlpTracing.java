@@ -37,7 +37,9 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -87,6 +89,16 @@ final class OtlpTracing implements Tracing {
         }
     };
 
+    /** The SDK's java.util.logging logger, held: JUL keeps loggers weakly, and would forget the handler. */
+    private static final java.util.logging.Logger SDK_LOG = java.util.logging.Logger.getLogger("io.opentelemetry");
+
+    static {
+        // its lines (an export that failed, throttled by the SDK) go to mcpx's log, in its format, not raw to stderr
+        SDK_LOG.setUseParentHandlers(false);
+        SDK_LOG.addHandler(new SLF4JBridgeHandler());
+    }
+
+    private final AtomicBoolean closed = new AtomicBoolean();
     private final SdkTracerProvider provider;
     private final Tracer tracer;
     private final SdkDrops drops = new SdkDrops();
@@ -244,6 +256,9 @@ final class OtlpTracing implements Tracing {
     /** Sends what is queued (bounded: a collector that is down does not hold the exit). */
     @Override
     public void close() {
+        if (closed.getAndSet(true)) {
+            return;
+        }
         provider.shutdown().join(5, TimeUnit.SECONDS);
         selfTelemetry.shutdown();
     }

@@ -3,6 +3,10 @@ package dev.mcpx.telemetry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.Limits;
 import dev.mcpx.config.TelemetryOptions;
@@ -41,6 +45,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -256,7 +261,11 @@ class TraceExportTest {
     }
 
     @Test
-    void spansACollectorRefusesAreCountedAsDropped() throws Exception {
+    void spansACollectorRefusesAreCountedAsDroppedAndLoggedInMcpxsLog() throws Exception {
+        Logger sdkLog = (Logger) LoggerFactory.getLogger("io.opentelemetry");
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        sdkLog.addAppender(lines);
         try (OtlpReceiver collector = OtlpReceiver.start().refusing();
              LegacyHttpUpstream legacy = LegacyHttpUpstream.started();
              Gateway gateway = Gateway.start(config(legacy, collector.endpoint(), 1.0), TestGateways.settings(), Map.of());
@@ -270,6 +279,11 @@ class TraceExportTest {
             URI metrics = front.mcpUri().resolve("/metrics");
             await().atMost(EXPORTED).untilAsserted(() -> assertThat(http.send(HttpRequest.newBuilder(metrics).GET().build(),
                     HttpResponse.BodyHandlers.ofString()).body()).containsPattern("mcpx_spans_dropped_total [1-9]"));
+            // the SDK's own complaint reaches the operator through mcpx's logging, not as raw java.util.logging
+            await().atMost(EXPORTED).until(() -> List.copyOf(lines.list).stream().anyMatch(line ->
+                    line.getLevel().isGreaterOrEqual(Level.WARN) && line.getFormattedMessage().contains("400")));
+        } finally {
+            sdkLog.detachAppender(lines);
         }
     }
 }
