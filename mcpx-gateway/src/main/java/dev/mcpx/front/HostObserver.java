@@ -38,5 +38,10 @@ public interface HostObserver {
 
         /** The answer (null: answering it failed inside mcpx). */
         void answered(JsonRpcMessage answer);
+
+        /** The trace the request is recorded in, for its log lines (null: none). */
+        default String traceId() {
+            return null;
+        }
     }
 }

@@ -255,6 +255,7 @@ public final class HostRequests {
         try (CallLogContext context = CallLogContext.enter(hostRequest)) {
             long start = System.nanoTime();
             HostObserver.Answering answering = observer.answering(hostRequest, era, hostSession);
+            context.traced(answering.traceId());
             JsonRpcMessage answer = null;
             try {
                 answer = answered(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks,

@@ -155,21 +155,34 @@ final class OtlpTracing implements Tracing {
         }
         Span span = builder.startSpan();
         Scope scope = parent.with(span).makeCurrent();
-        return answer -> {
-            try {
-                switch (answer) {
-                    case ErrorResponse error -> failed(span, Integer.toString(error.error().code()), error.error().message());
-                    case Result result when "tool_error".equals(ErrorTypes.ofResult(result.result())) ->
-                            failed(span, "tool_error", null);
-                    case null -> failed(span, "internal", null);
-                    default -> {
-                    }
-                }
-                span.end();
-            } finally {
-                scope.close();
+        return new HostObserver.Answering() {
+            @Override
+            public String traceId() {
+                return span.getSpanContext().isValid() ? span.getSpanContext().getTraceId() : null;
+            }
+
+            @Override
+            public void answered(JsonRpcMessage answer) {
+                ended(span, scope, answer);
             }
         };
+    }
+
+    /** Ends a SERVER span with its answer's outcome, and leaves its scope. */
+    private static void ended(Span span, Scope scope, JsonRpcMessage answer) {
+        try {
+            switch (answer) {
+                case ErrorResponse error -> failed(span, Integer.toString(error.error().code()), error.error().message());
+                case Result result when "tool_error".equals(ErrorTypes.ofResult(result.result())) ->
+                        failed(span, "tool_error", null);
+                case null -> failed(span, "internal", null);
+                default -> {
+                }
+            }
+            span.end();
+        } finally {
+            scope.close();
+        }
     }
 
     @Override

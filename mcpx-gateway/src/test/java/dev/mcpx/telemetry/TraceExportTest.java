@@ -146,6 +146,39 @@ class TraceExportTest {
     }
 
     @Test
+    void aCallWithoutTraceContextIsLoggedUnderTheTraceMcpxStartedForIt() throws Exception {
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        root.addAppender(lines);
+        // a one-shot CLI command run earlier in this JVM leaves the root at WARN: the line is INFO
+        Level level = root.getLevel();
+        root.setLevel(Level.INFO);
+        try (OtlpReceiver collector = OtlpReceiver.start();
+             LegacyHttpUpstream legacy = LegacyHttpUpstream.started();
+             Gateway gateway = Gateway.start(config(legacy, collector.endpoint(), 1.0), TestGateways.settings(), Map.of());
+             HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE,
+                     Duration.ofMillis(200))) {
+            gateway.pool().awaitFirstAttempts(Duration.ofSeconds(60));
+            HttpHost host = HttpHost.legacy(front.mcpUri());
+            host.initialize();
+            legacy.closeWithoutAnswer("echo", 1, SilentCloses.When.BEFORE_RUNNING);
+            assertThat(host.request("tools/call", echo("untraced", null)).text()).isEqualTo("untraced");
+
+            ReceivedSpan server = await().atMost(EXPORTED).until(() -> collector.span(span ->
+                    span.kind() == SpanKind.SPAN_KIND_SERVER && span.name().equals("tools/call remote__echo")),
+                    Optional::isPresent).orElseThrow();
+            assertThat(server.parentSpanId()).as("mcpx started the trace").isEmpty();
+            ILoggingEvent reissue = List.copyOf(lines.list).stream()
+                    .filter(event -> event.getFormattedMessage().contains("sending it once more")).findFirst().orElseThrow();
+            assertThat(reissue.getMDCPropertyMap()).containsEntry("traceId", server.traceId());
+        } finally {
+            root.detachAppender(lines);
+            root.setLevel(level);
+        }
+    }
+
+    @Test
     void aModernHostsTraceparentHeaderCountsWhenItsMetaHasNone() throws Exception {
         String trace = "0af7651916cd43dd8448eb211c80319c";
         try (OtlpReceiver collector = OtlpReceiver.start();
