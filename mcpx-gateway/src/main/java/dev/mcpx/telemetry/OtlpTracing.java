@@ -115,8 +115,10 @@ final class OtlpTracing implements Tracing {
                         AttributeKey.stringKey("service.name"), "mcpx", AttributeKey.stringKey("service.version"), version))))
                 .setSampler(Sampler.parentBased(Sampler.traceIdRatioBased(options.sampling())))
                 .addSpanProcessor(BatchSpanProcessor.builder(exporter.build())
-                        .setMaxQueueSize(queue).setMaxExportBatchSize(Math.min(BATCH, queue)).setScheduleDelay(BATCH_DELAY).setExporterTimeout(EXPORT_TIMEOUT)
-                        .setMeterProvider(selfTelemetry).setInternalTelemetryVersion(InternalTelemetryVersion.LATEST).build())
+                        .setMaxQueueSize(queue).setMaxExportBatchSize(Math.min(BATCH, queue))
+                        .setScheduleDelay(BATCH_DELAY).setExporterTimeout(EXPORT_TIMEOUT)
+                        .setMeterProvider(selfTelemetry).setInternalTelemetryVersion(InternalTelemetryVersion.LATEST)
+                        .build())
                 .build();
         tracer = provider.get("dev.mcpx.gateway", version);
     }
@@ -143,8 +145,8 @@ final class OtlpTracing implements Tracing {
         if (hostRequest.id() != null) {
             builder.setAttribute(REQUEST_ID, hostRequest.id().toString());
         }
-        String version = era == Era.MODERN ? Json.text(meta, MetaKeys.PROTOCOL_VERSION) : null;
-        if (version != null || era == Era.MODERN) {
+        if (era == Era.MODERN) {
+            String version = Json.text(meta, MetaKeys.PROTOCOL_VERSION);
             builder.setAttribute(PROTOCOL_VERSION, version != null ? version : ProtocolVersion.LATEST_MODERN.wire());
         }
         if (hostSession != null) {
