@@ -42,7 +42,7 @@ public final class BenchMain {
             report.scale(ScaleBench.inFlight(env, 1000, 2, 2000), ScaleBench.bigCatalogue(env, 10_000, 5));
         }
         if (options.sections().contains("telemetry")) {
-            report.telemetry(TelemetryBench.metricsOnVsOff(env, 8, Math.max(3, options.rounds()),
+            report.telemetry(TelemetryBench.costPerCall(env, 8, Math.max(3, options.rounds()),
                     Duration.ofMillis(Math.max(3000, options.windowMillis()))));
         }
         if (options.sections().contains("jmh")) {

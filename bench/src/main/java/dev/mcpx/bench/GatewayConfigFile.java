@@ -38,6 +38,13 @@ final class GatewayConfigFile {
         return this;
     }
 
+    /** {@code mcpx.telemetry}: traces to the collector at {@code endpoint}, every trace kept at {@code sampling} 1. */
+    GatewayConfigFile traces(URI endpoint, double sampling) {
+        (root.has("mcpx") ? (ObjectNode) root.get("mcpx") : root.putObject("mcpx")).putObject("telemetry")
+                .put("endpoint", endpoint.toString()).put("sampling", sampling);
+        return this;
+    }
+
     Path write(Path dir, String fileName) {
         try {
             Files.createDirectories(dir);

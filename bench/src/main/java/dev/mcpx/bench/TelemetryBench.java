@@ -7,9 +7,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What metrics cost a call: two gateways side by side in front of the same legacy HTTP upstream,
- * one with metrics on (the default) and one with {@code mcpx.metrics: false}, driven in
- * interleaved rounds; the gateway's CPU time (from /proc) over the round divided by its calls.
+ * What metrics and traces cost a call: three gateways side by side in front of the same legacy
+ * HTTP upstream, one with metrics on (the default), one with {@code mcpx.metrics: false}, and
+ * one with metrics on and every call traced ({@code mcpx.telemetry}, sampling 1) into a
+ * collector's endpoint that takes every export, driven in interleaved rounds; the gateway's CPU
+ * time (from /proc) over the round divided by its calls.
  */
 final class TelemetryBench {
 
@@ -17,34 +19,46 @@ final class TelemetryBench {
     record Cost(String setup, int callers, int rounds, double cpuMicrosPerCall, double callsPerSecond) {
     }
 
+    static final String METRICS_ON = "metrics on";
+    static final String OFF = "metrics off";
+    static final String TRACED = "metrics on, every call traced";
+
     private TelemetryBench() {
     }
 
-    static List<Cost> metricsOnVsOff(BenchEnv env, int callers, int rounds, Duration window) throws Exception {
-        try (FastUpstream legacy = FastUpstream.start(FastUpstream.Era.LEGACY, 1)) {
+    static List<Cost> costPerCall(BenchEnv env, int callers, int rounds, Duration window) throws Exception {
+        try (FastUpstream legacy = FastUpstream.start(FastUpstream.Era.LEGACY, 1); OtlpSink collector = OtlpSink.start()) {
             var on = new GatewayConfigFile().http("legacy", legacy.url()).write(env.logDir(), "metrics-on.json");
             var off = new GatewayConfigFile().http("legacy", legacy.url()).option("metrics", false)
                     .write(env.logDir(), "metrics-off.json");
+            var traced = new GatewayConfigFile().http("legacy", legacy.url()).traces(collector.endpoint(), 1.0)
+                    .write(env.logDir(), "traced.json");
             try (McpxGateway metrics = McpxGateway.start(env, "mcpx-metrics-on", on, Map.of());
-                 McpxGateway plain = McpxGateway.start(env, "mcpx-metrics-off", off, Map.of())) {
-                List<McpClient> onHosts = List.of(HostClients.legacyHost("metrics-on", metrics.url()));
-                List<McpClient> offHosts = List.of(HostClients.legacyHost("metrics-off", plain.url()));
+                 McpxGateway plain = McpxGateway.start(env, "mcpx-metrics-off", off, Map.of());
+                 McpxGateway tracing = McpxGateway.start(env, "mcpx-traced", traced, Map.of())) {
+                List<McpxGateway> gateways = List.of(metrics, plain, tracing);
+                List<List<McpClient>> hosts = List.of(List.of(HostClients.legacyHost("metrics-on", metrics.url())),
+                        List.of(HostClients.legacyHost("metrics-off", plain.url())),
+                        List.of(HostClients.legacyHost("traced", tracing.url())));
                 try {
-                    // unrecorded: both JITs warm up first
-                    round(metrics, onHosts, callers, window);
-                    round(plain, offHosts, callers, window);
-                    List<double[]> onRounds = new ArrayList<>();
-                    List<double[]> offRounds = new ArrayList<>();
-                    for (int i = 0; i < rounds; i++) {
-                        onRounds.add(round(metrics, onHosts, callers, window));
-                        offRounds.add(round(plain, offHosts, callers, window));
-                        System.err.printf("telemetry round %d: metrics on %.1f us/call, off %.1f us/call%n", i + 1,
-                                onRounds.getLast()[0], offRounds.getLast()[0]);
+                    // unrecorded: the JITs warm up first
+                    for (int g = 0; g < gateways.size(); g++) {
+                        round(gateways.get(g), hosts.get(g), callers, window);
                     }
-                    return List.of(cost("metrics on", callers, onRounds), cost("metrics off", callers, offRounds));
+                    List<List<double[]>> results = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+                    for (int i = 0; i < rounds; i++) {
+                        for (int g = 0; g < gateways.size(); g++) {
+                            results.get(g).add(round(gateways.get(g), hosts.get(g), callers, window));
+                        }
+                        System.err.printf("telemetry round %d: metrics on %.1f us/call, off %.1f us/call, traced %.1f us/call%n",
+                                i + 1, results.get(0).getLast()[0], results.get(1).getLast()[0], results.get(2).getLast()[0]);
+                    }
+                    System.err.printf("telemetry: the collector took %d exports, %d bytes%n", collector.exports(),
+                            collector.bytes());
+                    return List.of(cost(METRICS_ON, callers, results.get(0)), cost(OFF, callers, results.get(1)),
+                            cost(TRACED, callers, results.get(2)));
                 } finally {
-                    onHosts.forEach(McpClient::close);
-                    offHosts.forEach(McpClient::close);
+                    hosts.forEach(list -> list.forEach(McpClient::close));
                 }
             }
         }

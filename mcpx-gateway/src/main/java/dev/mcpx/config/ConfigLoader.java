@@ -125,7 +125,7 @@ public final class ConfigLoader {
                           TelemetryOptions telemetry, Optional<FrontAuth> auth) {
 
         private static final java.util.Set<String> KNOWN = java.util.Set.of("token", "tokens", "tls", "http", "limits",
-                "profiles", "search", "metrics", "audit", "logFormat", "auth");
+                "profiles", "search", "metrics", "audit", "logFormat", "auth", "telemetry");
 
         static GatewayOptions parse(Path file, JsonNode node, VariableExpander expander) {
             if (node == null) {
@@ -138,7 +138,7 @@ public final class ConfigLoader {
             Fields fields = new Fields(file, null, "mcpx.");
             for (String name : options.propertyNames()) {
                 if (!KNOWN.contains(name)) {
-                    throw new ConfigException(file, null, "\"mcpx\" has unknown option \"" + name + "\" (known: token, tokens, auth, tls, http, limits, profiles, search, metrics, audit, logFormat)");
+                    throw new ConfigException(file, null, "\"mcpx\" has unknown option \"" + name + "\" (known: token, tokens, auth, tls, http, limits, profiles, search, metrics, audit, logFormat, telemetry)");
                 }
             }
             FrontOptionsParser front = new FrontOptionsParser(file, expander);
@@ -147,7 +147,7 @@ public final class ConfigLoader {
                     : Optional.of(HostPort.parse(http).orElseThrow(() -> new ConfigException(file, null,
                             "mcpx.http must be HOST:PORT (e.g. 127.0.0.1:8080), not \"" + http + "\"")));
             return new GatewayOptions(front.tokens(options), address, LimitsParser.parse(file, options.get("limits")),
-                    front.tls(options), TelemetryParser.parse(file, options), front.auth(options));
+                    front.tls(options), TelemetryParser.parse(file, options, expander), front.auth(options));
         }
     }
 }

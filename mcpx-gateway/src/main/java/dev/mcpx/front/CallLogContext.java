@@ -8,8 +8,8 @@ import org.slf4j.MDC;
 
 /**
  * Puts the host request's id, and the trace id of a W3C {@code traceparent} in its
- * {@code _meta}, into the logging context of the thread answering it, so every line logged
- * about the call names it: {@code requestId}, {@code traceId}, and {@code call} (both, for the
+ * {@code _meta} (else, with traces on, of the trace mcpx started), into the logging context of
+ * the thread answering it, so every line logged about the call names it: {@code requestId}, {@code traceId}, and {@code call} (both, for the
  * text format).
  */
 final class CallLogContext implements AutoCloseable {
@@ -36,6 +36,14 @@ final class CallLogContext implements AutoCloseable {
 
     static CallLogContext enter(Request hostRequest) {
         return new CallLogContext(hostRequest);
+    }
+
+    /** The trace mcpx records the request in, when the host named none (with traces on, mcpx starts one). */
+    void traced(String traceId) {
+        if (traceId != null && MDC.get(TRACE_ID) == null) {
+            put(TRACE_ID, traceId);
+            put(CALL, MDC.get(CALL) + " trace " + traceId);
+        }
     }
 
     static String traceId(String traceparent) {

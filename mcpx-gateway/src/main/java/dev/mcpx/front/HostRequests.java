@@ -254,8 +254,15 @@ public final class HostRequests {
                                  Consumer<ObjectNode> hostLog, LogLevel legacyLogLevel, String hostSession) {
         try (CallLogContext context = CallLogContext.enter(hostRequest)) {
             long start = System.nanoTime();
-            JsonRpcMessage answer = answered(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks,
-                    hostLog, legacyLogLevel, hostSession);
+            HostObserver.Answering answering = observer.answering(hostRequest, era, hostSession);
+            context.traced(answering.traceId());
+            JsonRpcMessage answer = null;
+            try {
+                answer = answered(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks,
+                        hostLog, legacyLogLevel, hostSession);
+            } finally {
+                answering.answered(answer);
+            }
             observer.answered(hostRequest, era, answer, System.nanoTime() - start);
             return answer;
         }

@@ -56,9 +56,10 @@ public final class Gateway implements AutoCloseable {
         HostRoots roots = new HostRoots();
         TelemetryOptions observed = config.telemetry();
         this.telemetry = new Telemetry(pool, this::heldCalls, observed.audit()
-                .map(audit -> AuditLog.open(audit, config.source().orElse(null))).orElse(AuditLog.OFF), observed.metrics());
-        // with neither metrics nor an audit log, a call pays for no observer at all
-        boolean observe = observed.metrics() || observed.audit().isPresent();
+                .map(audit -> AuditLog.open(audit, config.source().orElse(null))).orElse(AuditLog.OFF), observed.metrics(),
+                observed.traces(), settings.identity().version());
+        // with neither metrics, an audit log nor traces, a call pays for no observer at all
+        boolean observe = observed.metrics() || observed.audit().isPresent() || observed.traces().isPresent();
         this.requests = new HostRequests(catalogue, pool, settings.identity(), settings.startWait(), settings.pageSize(),
                 settings.heldCalls(), roots, observe ? telemetry : HostObserver.NONE, observe ? telemetry : CallObserver.NONE);
         // a legacy upstream asking roots/list on its own gets the hosts' roots, and hears when they change

@@ -2,7 +2,9 @@ package dev.mcpx.router;
 
 import dev.mcpx.client.RecoveryTaken;
 import dev.mcpx.protocol.McpException;
+import java.net.URI;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The router's seam for telemetry and the audit log: each host request it sends to an upstream,
@@ -10,20 +12,27 @@ import tools.jackson.databind.JsonNode;
  */
 public interface CallObserver {
 
-    CallObserver NONE = (upstream, transport, protocolVersion, call, target) -> Routed.NONE;
+    CallObserver NONE = (upstream, transport, address, protocolVersion, call, target) -> Routed.NONE;
 
     /**
      * {@code call} is about to go to {@code upstream} (its transport {@code stdio}, {@code http} or
-     * {@code sse}, its protocol version, null before it connected); {@code target} is the upstream's
-     * tool or prompt name, or the resource URI.
+     * {@code sse}, its URL, null for stdio, its protocol version, null before it connected);
+     * {@code target} is the upstream's tool or prompt name, or the resource URI.
      */
-    Routed routing(String upstream, String transport, String protocolVersion, HostCall call, String target);
+    Routed routing(String upstream, String transport, URI address, String protocolVersion, HostCall call, String target);
 
-    /** One routed call in flight: told its recoveries, then exactly one of {@code answered} or {@code failed}. */
+    /**
+     * One routed call in flight: shown the request before it is sent, told its recoveries, then
+     * exactly one of {@code answered} or {@code failed}.
+     */
     interface Routed {
 
         Routed NONE = new Routed() {
         };
+
+        /** May set trace context in the upstream request's {@code _meta} (W3C {@code traceparent}). */
+        default void sending(ObjectNode upstreamRequest) {
+        }
 
         default void recovered(RecoveryTaken recovery) {
         }

@@ -18,6 +18,8 @@ import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.TasksExtension;
 import dev.mcpx.protocol.UpstreamUnavailableException;
+import dev.mcpx.transport.UpstreamEndpoint;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;
@@ -96,9 +98,11 @@ public final class Router {
         };
         Upstream upstream = pool.require(route.upstream());
         UpstreamStatus status = upstream.status();
-        CallObserver.Routed observed = observer.routing(route.upstream(), status.transport(), status.protocolVersion(),
-                call, route.upstreamName());
+        URI address = upstream.config().endpoint() instanceof UpstreamEndpoint.Http http ? http.url() : null;
+        CallObserver.Routed observed = observer.routing(route.upstream(), status.transport(), address,
+                status.protocolVersion(), call, route.upstreamName());
         try {
+            observed.sending(upstreamRequest);
             JsonNode hostResult = routed(call, upstream, status.era(), upstreamRequest, observed);
             observed.answered(hostResult);
             return hostResult;

@@ -1,6 +1,7 @@
 package dev.mcpx.telemetry;
 
 import dev.mcpx.client.RecoveryTaken;
+import dev.mcpx.config.TelemetryOptions;
 import dev.mcpx.front.HostObserver;
 import dev.mcpx.pool.Pool;
 import dev.mcpx.pool.UpstreamState;
@@ -23,6 +24,7 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +43,8 @@ import tools.jackson.databind.node.ObjectNode;
  * MCP semantic conventions' attributes as Prometheus labels), and mcpx's own {@code mcpx_}
  * counters and gauges. What the pool counts already is read from its status at scrape time, so
  * a call costs two histogram observations, a gauge up and down, and nothing for the recoveries
- * it did not need.
+ * it did not need. With {@code mcpx.telemetry} it also traces each host request and each call
+ * to an upstream ({@link Tracing}).
  */
 public final class Telemetry implements HostObserver, CallObserver, AutoCloseable {
 
@@ -58,6 +61,7 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
     private final Gauge inFlight;
     private final AuditLog audit;
     private final boolean metrics;
+    private final Tracing tracing;
     private final RecentEvents recent = new RecentEvents();
     private final Map<String, AtomicReference<LongSupplier>> counted = new ConcurrentHashMap<>();
     private volatile String frontTransport = "pipe";
@@ -67,8 +71,15 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
      * {@code metrics} false records none (the audit log still gets its lines).
      */
     public Telemetry(Pool pool, IntSupplier heldCalls, AuditLog audit, boolean metrics) {
+        this(pool, heldCalls, audit, metrics, Optional.empty(), "");
+    }
+
+    /** As above, tracing to the collector {@code traces} names (none: no span, and OpenTelemetry is never loaded). */
+    public Telemetry(Pool pool, IntSupplier heldCalls, AuditLog audit, boolean metrics,
+                     Optional<TelemetryOptions.Traces> traces, String version) {
         this.audit = audit;
         this.metrics = metrics;
+        this.tracing = traces.isPresent() ? OtlpTracing.start(traces.get(), version) : Tracing.OFF;
         server = Histogram.builder().name("mcp_server_operation_duration").unit(Unit.SECONDS)
                 .help("Host requests mcpx answered (mcp.server.operation.duration)")
                 .labelNames("mcp_method_name", "gen_ai_tool_name", "gen_ai_prompt_name", "error_type",
@@ -108,6 +119,11 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
                 UpstreamStatus::reissues);
         perUpstream(pool, "mcpx_era_switches", "Switches to the other era after the upstream was redeployed in it",
                 UpstreamStatus::eraChanges);
+        if (traces.isPresent()) {
+            CounterWithCallback.builder().name("mcpx_spans_dropped")
+                    .help("Spans not sent: the collector refused them or was unreachable (mcpx.telemetry)")
+                    .callback(callback -> callback.call(tracing.dropped())).register(registry);
+        }
         perUpstream(pool, "mcpx_upstream_restarts",
                 "Reconnections after the connection died: for stdio, child processes restarted",
                 UpstreamStatus::restarts);
@@ -149,7 +165,13 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
 
     @Override
     public void close() {
+        tracing.close();
         audit.close();
+    }
+
+    @Override
+    public Answering answering(Request hostRequest, Era era, String hostSession) {
+        return tracing.server(hostRequest, era, frontTransport, hostSession);
     }
 
     @Override
@@ -177,9 +199,12 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
     }
 
     @Override
-    public Routed routing(String upstream, String transport, String protocolVersion, HostCall call, String target) {
+    public Routed routing(String upstream, String transport, URI address, String protocolVersion, HostCall call,
+                          String target) {
+        Tracing.ClientSpan span = tracing.client(new Tracing.UpstreamCall(upstream, transport, address, protocolVersion,
+                call.method(), target));
         return new RoutedCall(upstream, transport, protocolVersion == null ? "" : protocolVersion, call, target,
-                System.nanoTime());
+                System.nanoTime(), span);
     }
 
     private static String toolName(String method, String name) {
@@ -199,10 +224,13 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
         private final HostCall call;
         private final String target;
         private final long start;
+        private final Tracing.ClientSpan span;
         /** Usually none: a list only once a recovery happened (copied on add: a held call's rounds run on other threads). */
         private volatile List<String> taken = List.of();
 
-        RoutedCall(String upstream, String transport, String protocolVersion, HostCall call, String target, long start) {
+        RoutedCall(String upstream, String transport, String protocolVersion, HostCall call, String target, long start,
+                   Tracing.ClientSpan span) {
+            this.span = span;
             this.upstream = upstream;
             this.transport = transport;
             this.protocolVersion = protocolVersion;
@@ -215,7 +243,13 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
         }
 
         @Override
+        public void sending(ObjectNode upstreamRequest) {
+            span.propagate(upstreamRequest);
+        }
+
+        @Override
         public void recovered(RecoveryTaken recovery) {
+            span.recovered(recovery);
             synchronized (this) {
                 List<String> more = new ArrayList<>(taken);
                 more.add(recovery.label());
@@ -247,6 +281,7 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
                         promptName(call.method(), target), errorType, protocolVersion,
                         "stdio".equals(transport) ? "pipe" : "tcp").observe(nanos / 1e9);
             }
+            span.ended(errorType, error == null ? null : error.toError().message());
             audit.write(new AuditLog.Entry(upstream, call, target, nanos, errorType, taken, result, error));
         }
     }

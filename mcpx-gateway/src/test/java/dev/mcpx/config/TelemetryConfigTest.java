@@ -3,20 +3,51 @@ package dev.mcpx.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code mcpx.metrics}, {@code mcpx.audit} and {@code mcpx.logFormat} as the operator writes them. */
+/** {@code mcpx.metrics}, {@code mcpx.audit}, {@code mcpx.logFormat} and {@code mcpx.telemetry} as the operator writes them. */
 class TelemetryConfigTest {
 
     @TempDir
     Path dir;
 
     private TelemetryOptions parse(String json) {
-        return new ConfigLoader(Map.of()).parse(json.replace('\'', '"'), dir.resolve("mcpx.json")).telemetry();
+        return new ConfigLoader(Map.of("COLLECTOR_KEY", "k3y")).parse(json.replace('\'', '"'), dir.resolve("mcpx.json"))
+                .telemetry();
+    }
+
+    @Test
+    void tracesAreOffByDefaultAndGoToTheCollectorsTracesPath() {
+        assertThat(parse("{'mcpServers': {}}").traces()).isEmpty();
+        assertThat(parse("{'mcpx': {'telemetry': {'endpoint': 'http://collector:4318'}}, 'mcpServers': {}}").traces())
+                .contains(new TelemetryOptions.Traces(URI.create("http://collector:4318/v1/traces"), Map.of(), 1.0));
+        TelemetryOptions.Traces traces = parse("{'mcpx': {'telemetry': {'endpoint': 'https://otel.example/api/v1/traces', "
+                + "'protocol': 'http/protobuf', 'sampling': 0.25, 'headers': {'x-api-key': '${COLLECTOR_KEY}'}}}, "
+                + "'mcpServers': {}}").traces().orElseThrow();
+        assertThat(traces).isEqualTo(new TelemetryOptions.Traces(URI.create("https://otel.example/api/v1/traces"),
+                Map.of("x-api-key", "k3y"), 0.25));
+        assertThat(traces.toString()).as("a header's value is a credential").doesNotContain("k3y").contains("x-api-key");
+    }
+
+    @Test
+    void traceSettingsThatCannotWorkAreRefused() {
+        assertThatThrownBy(() -> parse("{'mcpx': {'telemetry': {}}, 'mcpServers': {}}"))
+                .hasMessageContaining("mcpx.telemetry needs \"endpoint\"");
+        assertThatThrownBy(() -> parse("{'mcpx': {'telemetry': {'endpoint': 'collector:4318'}}, 'mcpServers': {}}"))
+                .hasMessageContaining("mcpx.telemetry.endpoint must be an http or https URL");
+        assertThatThrownBy(() -> parse("{'mcpx': {'telemetry': {'endpoint': 'http://c:4318', 'sampling': 2}}, 'mcpServers': {}}"))
+                .hasMessageContaining("mcpx.telemetry.sampling must be a number from 0 to 1");
+        assertThatThrownBy(() -> parse("{'mcpx': {'telemetry': {'endpoint': 'http://c:4317', 'protocol': 'grpc'}}, "
+                + "'mcpServers': {}}")).hasMessageContaining("mcpx.telemetry.protocol must be \"http/protobuf\"");
+        assertThatThrownBy(() -> parse("{'mcpx': {'telemetry': {'endpoint': 'http://c:4318', 'exporter': 'otlp'}}, "
+                + "'mcpServers': {}}")).hasMessageContaining("\"mcpx.telemetry\" has unknown key \"exporter\"");
+        assertThatThrownBy(() -> parse("{'mcpx': {'telemetry': {'endpoint': 'http://c:4318', 'headers': {'k': '${NOPE}'}}}, "
+                + "'mcpServers': {}}")).hasMessageContaining("${NOPE}");
     }
 
     @Test

@@ -110,6 +110,7 @@ final class McpEndpoint {
             return;
         }
         HttpFields headers = request.getHeaders();
+        hostMessage = TraceHeaders.intoMeta(hostMessage, headers);
         String sessionId = headers.get(SESSION_HEADER);
         String version = headers.get("MCP-Protocol-Version");
         boolean modern = ProtocolVersion.LATEST_MODERN.wire().equals(version)
