@@ -42,7 +42,7 @@ class OAuthConfigTest {
 
         assertThat(oauth).isEqualTo(new OAuthSettings("mcpx-alice", "s3cret", "client_secret_post",
                 "https://login.corp.example", "https://mcpx.example/client.json", List.of("tools:read", "tools:call"),
-                "mcpx at corp", OAuthSettings.Grant.CLIENT_CREDENTIALS));
+                "mcpx at corp", OAuthSettings.Grant.CLIENT_CREDENTIALS, null, null, null, null));
         assertThat(oauth.toString()).doesNotContain("s3cret");
     }
 
