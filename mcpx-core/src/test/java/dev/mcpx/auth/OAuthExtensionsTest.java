@@ -217,6 +217,24 @@ class OAuthExtensionsTest {
     }
 
     @Test
+    void aBoundRefreshTokenIsRefreshedWithAProofOfTheSameKey() throws Exception {
+        upstream.requireDpop(authorizationServer.issuer(), null);
+        authorizationServer.dpop(null).refreshTokens().grants("client_credentials", "refresh_token");
+
+        try (McpClient client = client(machine()).connect()) {
+            call(client);
+            upstream.expireTokensSeen();
+            call(client);
+        }
+
+        assertThat(authorizationServer.grantTypes()).containsExactly("client_credentials", "refresh_token");
+        List<String> keys = authorizationServer.tokenRequests.stream()
+                .map(request -> Jws.thumbprint(Jws.header(request.header("dpop")).path("jwk"))).toList();
+        assertThat(keys.get(1)).as("the refresh proves the key the tokens are bound to").isEqualTo(keys.get(0));
+        assertThat(upstream.dpopProblems()).isEmpty();
+    }
+
+    @Test
     void dpopOffMeansBearerTokensEvenWhereTheServerOffersDpop() throws Exception {
         upstream.requireBearer(authorizationServer.issuer());
         authorizationServer.dpop(null);

@@ -52,6 +52,9 @@ final class TestAuthorizationServer implements AutoCloseable {
     private volatile String dpopNonce;
     /** The grant check: an OAuth error code to refuse with, or null to issue a token. */
     private volatile Function<TokenRequest, String> check = request -> null;
+    private volatile boolean refreshTokens;
+    /** The key thumbprint each refresh token is bound to ("" for an unbound one). */
+    private final Map<String, String> refreshBindings = new java.util.concurrent.ConcurrentHashMap<>();
 
     TestAuthorizationServer() {
         try {
@@ -101,6 +104,12 @@ final class TestAuthorizationServer implements AutoCloseable {
         return this;
     }
 
+    /** Issues refresh tokens too; a DPoP-bound one is refreshed only with a proof of the same key (RFC 9449 section 5). */
+    TestAuthorizationServer refreshTokens() {
+        refreshTokens = true;
+        return this;
+    }
+
     int tokenRequests(String grantType) {
         return (int) tokenRequests.stream().filter(request -> grantType.equals(request.form("grant_type"))).count();
     }
@@ -134,6 +143,14 @@ final class TestAuthorizationServer implements AutoCloseable {
             }
             jkt = Jws.thumbprint(Jws.header(proof).path("jwk"));
         }
+        if ("refresh_token".equals(request.form("grant_type"))) {
+            String bound = refreshBindings.get(String.valueOf(request.form("refresh_token")));
+            if (bound == null || !bound.equals(jkt == null ? "" : jkt)) {
+                answer(exchange, 400, error("invalid_grant", bound == null ? "unknown refresh token"
+                        : "the refresh token is bound to another key"), Map.of());
+                return;
+            }
+        }
         String refusal = check.apply(request);
         if (refusal != null) {
             answer(exchange, 400, error(refusal, "refused by the test"), Map.of());
@@ -147,8 +164,14 @@ final class TestAuthorizationServer implements AutoCloseable {
         Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
         String token = base64.encodeToString("{\"alg\":\"none\"}".getBytes(StandardCharsets.UTF_8)) + "."
                 + base64.encodeToString(Json.write(claims).getBytes(StandardCharsets.UTF_8)) + ".test";
-        answer(exchange, 200, Json.object().put("access_token", token).put("token_type", jkt != null ? "DPoP" : "Bearer")
-                .put("expires_in", 3600), Map.of());
+        ObjectNode answer = Json.object().put("access_token", token).put("token_type", jkt != null ? "DPoP" : "Bearer")
+                .put("expires_in", 3600);
+        if (refreshTokens) {
+            String refresh = "rt-" + tokenRequests.size();
+            refreshBindings.put(refresh, jkt == null ? "" : jkt);
+            answer.put("refresh_token", refresh);
+        }
+        answer(exchange, 200, answer, Map.of());
     }
 
     /** RFC 8693 token exchange: an ID token in, an ID-JAG out. */
