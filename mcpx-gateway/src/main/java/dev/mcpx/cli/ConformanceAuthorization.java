@@ -54,9 +54,10 @@ final class ConformanceAuthorization implements AuthorizationStep {
         // the user's ID token from the enterprise's identity provider (enterprise-managed authorization)
         String idToken = Json.text(context, "idp_id_token");
         String idpTokenEndpoint = Json.text(context, "idp_token_endpoint");
-        if (idToken != null && idpTokenEndpoint != null) {
+        String idpClientId = Json.text(context, "idp_client_id");
+        if (idToken != null && idpTokenEndpoint != null && idpClientId != null) {
             settings = settings.withGrant(OAuthSettings.Grant.ENTERPRISE_MANAGED, IdentityAssertion.of(idToken),
-                    new IdentityProvider(URI.create(idpTokenEndpoint), Json.text(context, "idp_client_id"), null));
+                    new IdentityProvider(URI.create(idpTokenEndpoint), idpClientId, null));
         }
         return OAuthClient.builder(server).name(env.scenario()).settings(settings)
                 .authorizationStep(new ConformanceAuthorization()).build();
