@@ -1,6 +1,7 @@
 package dev.mcpx.auth;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * How mcpx identifies itself to an upstream's authorization server, and what it asks for. All
@@ -80,7 +81,7 @@ public record OAuthSettings(String clientId, String clientSecret, String tokenEn
             throw new IllegalArgumentException("the client_credentials grant needs a client id");
         }
         if ((grant == Grant.JWT_BEARER || grant == Grant.ENTERPRISE_MANAGED) && assertion == null) {
-            throw new IllegalArgumentException("the " + grant.name().toLowerCase(java.util.Locale.ROOT)
+            throw new IllegalArgumentException("the " + grant.name().toLowerCase(Locale.ROOT)
                     + " grant needs " + (grant == Grant.JWT_BEARER ? "the workload's JWT" : "the user's ID token"));
         }
         if (grant == Grant.ENTERPRISE_MANAGED && identityProvider == null) {

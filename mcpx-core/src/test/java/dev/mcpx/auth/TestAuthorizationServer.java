@@ -15,8 +15,10 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -54,7 +56,7 @@ final class TestAuthorizationServer implements AutoCloseable {
     private volatile Function<TokenRequest, String> check = request -> null;
     private volatile boolean refreshTokens;
     /** The key thumbprint each refresh token is bound to ("" for an unbound one). */
-    private final Map<String, String> refreshBindings = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, String> refreshBindings = new ConcurrentHashMap<>();
 
     TestAuthorizationServer() {
         try {
@@ -197,7 +199,7 @@ final class TestAuthorizationServer implements AutoCloseable {
             }
         }
         Map<String, String> headers = new LinkedHashMap<>();
-        exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(java.util.Locale.ROOT),
+        exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT),
                 String.join(", ", values)));
         return new TokenRequest(form, headers);
     }
