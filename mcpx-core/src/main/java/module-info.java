@@ -13,6 +13,7 @@
 module dev.mcpx.core {
     requires transitive tools.jackson.databind;
     requires java.net.http;
+    requires com.nimbusds.jose.jwt;
     requires org.slf4j;
 
     exports dev.mcpx.auth;

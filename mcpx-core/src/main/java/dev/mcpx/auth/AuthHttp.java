@@ -39,10 +39,17 @@ final class AuthHttp {
             return status / 100 == 2;
         }
 
-        /** {@code error: error_description} of an OAuth error answer, for messages. */
+        /**
+         * {@code error: error_description} of an OAuth error answer, for messages; else an RFC 9457
+         * problem's {@code title: detail} (what some servers answer instead).
+         */
         String error() {
             String error = Json.text(body, "error");
             String description = Json.text(body, "error_description");
+            if (error == null && description == null) {
+                error = Json.text(body, "title");
+                description = Json.text(body, "detail");
+            }
             return "HTTP " + status + (error == null ? "" : " " + error) + (description == null ? "" : ": " + description);
         }
     }

@@ -25,7 +25,8 @@ final class Discovery {
     record AuthorizationServer(String issuer, URI authorizationEndpoint, URI tokenEndpoint, URI registrationEndpoint,
                                List<String> scopesSupported, List<String> codeChallengeMethods,
                                List<String> tokenEndpointAuthMethods, List<String> grantTypes,
-                               boolean issParameterSupported, boolean clientIdMetadataDocuments) {
+                               boolean issParameterSupported, boolean clientIdMetadataDocuments,
+                               List<String> dpopSigningAlgorithms) {
     }
 
     private final AuthHttp http;
@@ -108,7 +109,7 @@ final class Discovery {
         URI origin = origin(server);
         return new AuthorizationServer(origin.toString(), origin.resolve("/authorize"), origin.resolve("/token"),
                 origin.resolve("/register"), List.of(), List.of("S256"), List.of("none", "client_secret_basic"),
-                List.of("authorization_code", "refresh_token"), false, false);
+                List.of("authorization_code", "refresh_token"), false, false, List.of());
     }
 
     private static AuthorizationServer parse(String issuer, ObjectNode metadata) throws AuthFailure {
@@ -124,7 +125,8 @@ final class Discovery {
                 authMethods.isEmpty() ? List.of("client_secret_basic") : authMethods,
                 strings(metadata.path("grant_types_supported")),
                 metadata.path("authorization_response_iss_parameter_supported").asBoolean(false),
-                metadata.path("client_id_metadata_document_supported").asBoolean(false));
+                metadata.path("client_id_metadata_document_supported").asBoolean(false),
+                strings(metadata.path("dpop_signing_alg_values_supported")));
     }
 
     private static URI endpoint(ObjectNode metadata, String field) throws AuthFailure {

@@ -8,6 +8,7 @@ import dev.mcpx.protocol.AuthorizationRequiredException;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.NeedsLoginException;
 import dev.mcpx.transport.HttpAuthorization;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +39,10 @@ import tools.jackson.databind.node.ObjectNode;
  * it authorizes the upstream's requests with its token and, when the upstream refuses them,
  * renews the token once for all the requests that were refused it: a refresh when it has a
  * refresh token, else a new authorization (discovery, client identity, the authorization code
- * flow with PKCE, or client credentials), a step-up on {@code insufficient_scope}.
+ * flow with PKCE, client credentials, a JWT bearer grant for a workload or for an enterprise's
+ * user), a step-up on {@code insufficient_scope}. Client authentication by secret or by
+ * {@code private_key_jwt} assertion (RFC 7523); tokens DPoP-bound (RFC 9449) where the
+ * authorization server offers it, with the nonces either server asks for.
  *
  * <p>Without an {@link AuthorizationStep} (a gateway serving hosts) nothing asks the user: what
  * would need them is a {@link NeedsLoginException}, and a login elsewhere (another process
@@ -48,6 +52,10 @@ public final class OAuthClient implements HttpAuthorization {
 
     private static final Logger log = LoggerFactory.getLogger(OAuthClient.class);
     private static final SecureRandom RANDOM = new SecureRandom();
+    static final String JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+    static final String TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+    static final String ID_JAG = "urn:ietf:params:oauth:token-type:id-jag";
+    static final String ID_TOKEN = "urn:ietf:params:oauth:token-type:id_token";
 
     private final String name;
     private final URI server;
@@ -62,6 +70,12 @@ public final class OAuthClient implements HttpAuthorization {
     private final Set<String> steppedUpTo = ConcurrentHashMap.newKeySet();
     private volatile Tokens tokens;
     private volatile boolean loaded;
+    /** The DPoP nonce the MCP server asked for last (RFC 9449 section 9); null until it asks. */
+    private volatile String resourceNonce;
+    /** The DPoP nonces authorization servers asked for, by token endpoint origin (section 8). */
+    private final Map<String, String> serverNonces = new ConcurrentHashMap<>();
+    /** The key of this process's next DPoP-bound tokens, until stored tokens bring their own. */
+    private DpopKey newKey;
 
     private OAuthClient(Builder builder) {
         this.name = builder.name;
@@ -80,7 +94,26 @@ public final class OAuthClient implements HttpAuthorization {
     @Override
     public Map<String, String> headers(String httpMethod, URI uri) {
         Tokens current = current();
-        return current == null ? Map.of() : Map.of("Authorization", current.authorization());
+        if (current == null) {
+            return Map.of();
+        }
+        if (!current.bound()) {
+            return Map.of("Authorization", current.authorization());
+        }
+        return Map.of("Authorization", current.authorization(),
+                "DPoP", current.dpopKey().proof(httpMethod, uri, current.accessToken(), resourceNonce));
+    }
+
+    /** The MCP server wants a DPoP nonce in the proofs of a bound token: keep the one it gave. */
+    @Override
+    public boolean adoptNonce(AuthorizationRequiredException refused) {
+        Tokens current = current();
+        if (current == null || !current.bound() || refused.dpopNonce() == null) {
+            return false;
+        }
+        resourceNonce = refused.dpopNonce();
+        log.debug("{}: the upstream asked for a DPoP nonce; retrying with it", name);
+        return true;
     }
 
     /** Whether a token is stored for this server (it may still have expired). */
@@ -127,7 +160,7 @@ public final class OAuthClient implements HttpAuthorization {
                     log.info("{}: refreshing the access token failed: {}", name, refreshFailed);
                 }
             }
-            if (refreshFailed != null && step == null && settings.grant() == OAuthSettings.Grant.AUTHORIZATION_CODE) {
+            if (refreshFailed != null && step == null && !settings.grant().unattended()) {
                 throw new AuthFailure("needs an OAuth login (refreshing the token failed: " + refreshFailed + ")", null);
             }
             authorize(challenge, null);
@@ -167,11 +200,11 @@ public final class OAuthClient implements HttpAuthorization {
         form.put("grant_type", "refresh_token");
         form.put("refresh_token", stored.refreshToken());
         form.put("resource", resourceOf(resource));
-        Map<String, String> headers = new HashMap<>();
-        client.authenticate(form, headers);
-        Answer answer = http.postForm(as.tokenEndpoint(), form, headers);
+        // a public client's refresh token is bound to the key of its access token (RFC 9449 section 5)
+        DpopKey key = stored.dpopKey() != null ? stored.dpopKey() : dpopKey(as);
+        Answer answer = tokenRequest(as.tokenEndpoint(), as.issuer(), client, form, key);
         Tokens fresh = answer.ok() ? Tokens.fromAnswer(answer.body(), stored.requestedScope(), issuer,
-                stored.refreshToken()) : null;
+                stored.refreshToken(), key) : null;
         if (fresh == null) {
             store.remove(tokensKey());
             tokens = null;
@@ -183,7 +216,7 @@ public final class OAuthClient implements HttpAuthorization {
     }
 
     private void authorize(Challenge challenge, String previousScope) throws AuthFailure {
-        if (step == null && settings.grant() == OAuthSettings.Grant.AUTHORIZATION_CODE) {
+        if (step == null && !settings.grant().unattended()) {
             throw new AuthFailure("needs an OAuth login", null);
         }
         Optional<ProtectedResource> resource = discovery.protectedResource(server, challenge);
@@ -191,11 +224,12 @@ public final class OAuthClient implements HttpAuthorization {
         AuthorizationServer as = resource.isPresent() ? metadataOf(issuer) : Discovery.defaultEndpoints(server);
         String scope = scope(challenge, resource, as, previousScope);
         String resourceParam = resourceOf(resource);
-        if (settings.grant() == OAuthSettings.Grant.CLIENT_CREDENTIALS) {
-            clientCredentials(as, scope, resourceParam);
-            return;
+        switch (settings.grant()) {
+            case CLIENT_CREDENTIALS -> clientCredentials(as, scope, resourceParam);
+            case JWT_BEARER -> jwtBearer(as, assertion(), scope, resourceParam);
+            case ENTERPRISE_MANAGED -> jwtBearer(as, identityAssertionGrant(as, scope, resourceParam), scope, resourceParam);
+            case AUTHORIZATION_CODE -> codeFlow(as, scope, resourceParam);
         }
-        codeFlow(as, scope, resourceParam);
     }
 
     private void codeFlow(AuthorizationServer as, String scope, String resource) throws AuthFailure {
@@ -260,17 +294,126 @@ public final class OAuthClient implements HttpAuthorization {
         exchange(as, client, form, scope);
     }
 
+    /**
+     * The JWT bearer grant (RFC 7523 section 2.1): the assertion says who is asking, so a client
+     * is authenticated only when one is configured. A refusal is final: it surfaces, with no
+     * retry and no other grant tried.
+     */
+    private void jwtBearer(AuthorizationServer as, String assertion, String scope, String resource) throws AuthFailure {
+        ClientIdentity client = settings.clientId() == null ? ClientIdentity.ANONYMOUS : client(as, null);
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("grant_type", JWT_BEARER);
+        form.put("assertion", assertion);
+        form.put("scope", scope);
+        form.put("resource", resource);
+        exchange(as, client, form, scope);
+    }
+
+    /**
+     * Enterprise-managed authorization, first step: the user's ID token exchanged at the
+     * identity provider (RFC 8693) for an identity assertion authorization grant (ID-JAG) for
+     * this authorization server and resource.
+     */
+    private String identityAssertionGrant(AuthorizationServer as, String scope, String resource) throws AuthFailure {
+        IdentityProvider idp = settings.identityProvider();
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("grant_type", TOKEN_EXCHANGE);
+        form.put("requested_token_type", ID_JAG);
+        form.put("audience", as.issuer());
+        form.put("resource", resource);
+        form.put("scope", scope);
+        form.put("subject_token", assertion());
+        form.put("subject_token_type", ID_TOKEN);
+        Map<String, String> headers = new HashMap<>();
+        new ClientIdentity(idp.clientId(), idp.clientSecret(), idp.clientSecret() == null ? "none" : "client_secret_basic")
+                .authenticate(form, headers, null);
+        Answer answer = http.postForm(idp.tokenEndpoint(), form, headers);
+        String grant = answer.ok() ? Json.text(answer.body(), "access_token") : null;
+        if (grant == null) {
+            throw new AuthFailure("the token exchange at the identity provider " + idp.tokenEndpoint() + " failed: "
+                    + answer.error(), null);
+        }
+        String issuedType = Json.text(answer.body(), "issued_token_type");
+        if (issuedType != null && !issuedType.equals(ID_JAG)) {
+            throw new AuthFailure("the identity provider issued a " + issuedType + ", not an ID-JAG", null);
+        }
+        log.debug("{}: the identity provider issued an ID-JAG for {}", name, as.issuer());
+        return grant;
+    }
+
+    private String assertion() throws AuthFailure {
+        try {
+            String value = settings.assertion().read();
+            if (value == null || value.isBlank()) {
+                throw new AuthFailure("the identity assertion is empty", null);
+            }
+            return value;
+        } catch (UncheckedIOException e) {
+            throw new AuthFailure(e.getMessage(), e);
+        }
+    }
+
     private void exchange(AuthorizationServer as, ClientIdentity client, Map<String, String> form, String scope)
             throws AuthFailure {
-        Map<String, String> headers = new HashMap<>();
-        client.authenticate(form, headers);
-        Answer answer = http.postForm(as.tokenEndpoint(), form, headers);
-        Tokens fresh = answer.ok() ? Tokens.fromAnswer(answer.body(), scope, as.issuer(), null) : null;
+        DpopKey key = dpopKey(as);
+        Answer answer = tokenRequest(as.tokenEndpoint(), as.issuer(), client, form, key);
+        Tokens fresh = answer.ok() ? Tokens.fromAnswer(answer.body(), scope, as.issuer(), null, key) : null;
         if (fresh == null) {
             throw new AuthFailure("the token request to " + as.tokenEndpoint() + " failed: " + answer.error(), null);
         }
         save(fresh);
-        log.info("{}: authorized by {}{}", name, as.issuer(), scope == null ? "" : " for scope " + scope);
+        log.info("{}: authorized by {}{}{}", name, as.issuer(), scope == null ? "" : " for scope " + scope,
+                fresh.bound() ? " (DPoP-bound)" : "");
+    }
+
+    /**
+     * One token request, authenticated afresh each time it is sent; with a DPoP proof when
+     * {@code key} is given, sent once more with the nonce the server asks for (RFC 9449 section 8),
+     * never twice.
+     */
+    private Answer tokenRequest(URI endpoint, String issuer, ClientIdentity client, Map<String, String> form,
+                                DpopKey key) throws AuthFailure {
+        Answer answer = postToken(endpoint, issuer, client, form, key);
+        if (key != null && answer.status() == 400 && "use_dpop_nonce".equals(Json.text(answer.body(), "error"))
+                && answer.headers().firstValue("DPoP-Nonce").isPresent()) {
+            log.debug("{}: the authorization server asked for a DPoP nonce; asking again with it", name);
+            answer = postToken(endpoint, issuer, client, form, key);
+        }
+        return answer;
+    }
+
+    private Answer postToken(URI endpoint, String issuer, ClientIdentity client, Map<String, String> form, DpopKey key)
+            throws AuthFailure {
+        Map<String, String> body = new LinkedHashMap<>(form);
+        Map<String, String> headers = new HashMap<>();
+        client.authenticate(body, headers, issuer);
+        String origin = Discovery.origin(endpoint).toString();
+        if (key != null) {
+            headers.put("DPoP", key.proof("POST", endpoint, null, serverNonces.get(origin)));
+        }
+        Answer answer = http.postForm(endpoint, body, headers);
+        answer.headers().firstValue("DPoP-Nonce").ifPresent(nonce -> serverNonces.put(origin, nonce));
+        return answer;
+    }
+
+    /** The key to bind new tokens from {@code as} to, or null for bearer tokens. */
+    private DpopKey dpopKey(AuthorizationServer as) {
+        boolean use = switch (settings.dpop()) {
+            case ALWAYS -> true;
+            case NEVER -> false;
+            case WHEN_ADVERTISED -> as.dpopSigningAlgorithms().contains(DpopKey.ALGORITHM);
+        };
+        if (!use) {
+            return null;
+        }
+        Tokens current = tokens;
+        if (current != null && current.dpopKey() != null) {
+            return current.dpopKey();
+        }
+        if (newKey == null) {
+            newKey = DpopKey.generate();
+        }
+        return newKey;
     }
 
     /**
@@ -288,7 +431,7 @@ public final class OAuthClient implements HttpAuthorization {
         } else if (previous == null && resource.isPresent()) {
             scopes.addAll(resource.get().scopesSupported());
         }
-        if (settings.grant() == OAuthSettings.Grant.AUTHORIZATION_CODE && as.scopesSupported().contains("offline_access")) {
+        if (!settings.grant().unattended() && as.scopesSupported().contains("offline_access")) {
             scopes.add("offline_access");
         }
         return scopes.isEmpty() ? null : String.join(" ", scopes);
@@ -325,7 +468,7 @@ public final class OAuthClient implements HttpAuthorization {
                         : as.tokenEndpointAuthMethods().contains("client_secret_basic") ? "client_secret_basic"
                         : "client_secret_post";
             }
-            return new ClientIdentity(settings.clientId(), settings.clientSecret(), method);
+            return new ClientIdentity(settings.clientId(), settings.clientSecret(), method, settings.clientKey());
         }
         return store.read(clientKey(as.issuer())).map(ClientIdentity::fromJson).orElse(null);
     }
@@ -340,6 +483,8 @@ public final class OAuthClient implements HttpAuthorization {
         ArrayNode grants = request.putArray("grant_types");
         if (settings.grant() == OAuthSettings.Grant.CLIENT_CREDENTIALS) {
             grants.add("client_credentials");
+        } else if (settings.grant().unattended()) {
+            grants.add(JWT_BEARER);
         } else {
             grants.add("authorization_code").add("refresh_token");
             request.putArray("response_types").add("code");

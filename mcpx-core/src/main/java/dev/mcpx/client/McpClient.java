@@ -261,6 +261,7 @@ public final class McpClient implements AutoCloseable {
             case Recovery.Action.AdoptVersionThenRetry r -> RecoveryTaken.CORRECTION;
             case Recovery.Action.SwitchEra r -> RecoveryTaken.ERA_SWITCH;
             case Recovery.Action.RenewCredentialsThenRetry r -> RecoveryTaken.TOKEN_REFRESH;
+            case Recovery.Action.RetryWithDpopNonce r -> RecoveryTaken.DPOP_NONCE;
             case Recovery.Action.Surface surface -> surface.error() instanceof StreamLostException
                     ? RecoveryTaken.REISSUE_DECLINED : null;
         };
@@ -305,6 +306,11 @@ public final class McpClient implements AutoCloseable {
                 }
             }
             case Recovery.Action.RenewCredentialsThenRetry renew -> authorization().renew(renew.refused());
+            case Recovery.Action.RetryWithDpopNonce nonce -> {
+                if (!authorization().adoptNonce(nonce.refused())) {
+                    throw nonce.refused();
+                }
+            }
         }
     }
 

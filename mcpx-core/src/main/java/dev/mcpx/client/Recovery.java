@@ -34,7 +34,8 @@ import tools.jackson.databind.node.ObjectNode;
  * (refresh {@code tools/list} after a header mismatch, or adopt the version a -32022 lists),
  * one era switch (or one send again after the connection was replaced under the request), and
  * up to {@link #MAX_RENEWALS} renewals of its credentials (an OAuth upstream's 401: refresh or
- * authorize; its 403 {@code insufficient_scope}: step up). So a request makes at most seven
+ * authorize; its 403 {@code insufficient_scope}: step up), and one retry with the DPoP nonce the
+ * upstream asked for (401 {@code use_dpop_nonce}). So a request makes at most eight
  * attempts (plus its MRTR input rounds, at most {@link #MAX_INPUT_ROUNDS}), all within its one
  * {@link Deadline}.
  *
@@ -53,22 +54,30 @@ final class Recovery {
 
     /** What a request has spent so far, and until when it may go on. */
     record Attempts(Deadline deadline, boolean reinitialized, boolean reissued, boolean corrected, boolean switched,
-                    int inputRounds, int renewals) {
+                    int inputRounds, int renewals, boolean nonceRetried) {
 
         static Attempts start(Deadline deadline) {
-            return new Attempts(deadline, false, false, false, false, 0, 0);
+            return new Attempts(deadline, false, false, false, false, 0, 0, false);
         }
 
         Attempts after(Action action) {
             return switch (action) {
-                case Action.ReinitializeThenRetry r -> new Attempts(deadline, true, reissued, corrected, switched, inputRounds, renewals);
-                case Action.Reissue r -> new Attempts(deadline, reinitialized, true, corrected, switched, inputRounds, renewals);
-                case Action.RefreshToolsThenRetry r -> new Attempts(deadline, reinitialized, reissued, true, switched, inputRounds, renewals);
-                case Action.AdoptVersionThenRetry r -> new Attempts(deadline, reinitialized, reissued, true, switched, inputRounds, renewals);
-                case Action.SwitchEra r -> new Attempts(deadline, reinitialized, reissued, corrected, true, inputRounds, renewals);
-                case Action.Retry r -> new Attempts(deadline, reinitialized, reissued, corrected, true, inputRounds, renewals);
+                case Action.ReinitializeThenRetry r -> new Attempts(deadline, true, reissued, corrected, switched, inputRounds,
+                        renewals, nonceRetried);
+                case Action.Reissue r -> new Attempts(deadline, reinitialized, true, corrected, switched, inputRounds, renewals,
+                        nonceRetried);
+                case Action.RefreshToolsThenRetry r -> new Attempts(deadline, reinitialized, reissued, true, switched,
+                        inputRounds, renewals, nonceRetried);
+                case Action.AdoptVersionThenRetry r -> new Attempts(deadline, reinitialized, reissued, true, switched,
+                        inputRounds, renewals, nonceRetried);
+                case Action.SwitchEra r -> new Attempts(deadline, reinitialized, reissued, corrected, true, inputRounds,
+                        renewals, nonceRetried);
+                case Action.Retry r -> new Attempts(deadline, reinitialized, reissued, corrected, true, inputRounds, renewals,
+                        nonceRetried);
                 case Action.RenewCredentialsThenRetry r -> new Attempts(deadline, reinitialized, reissued, corrected, switched,
-                        inputRounds, renewals + 1);
+                        inputRounds, renewals + 1, nonceRetried);
+                case Action.RetryWithDpopNonce r -> new Attempts(deadline, reinitialized, reissued, corrected, switched,
+                        inputRounds, renewals, true);
                 case Action.Surface r -> this;
             };
         }
@@ -78,7 +87,8 @@ final class Recovery {
                 throw new McpErrorException(JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
                         method + " still asked for input after " + MAX_INPUT_ROUNDS + " rounds"));
             }
-            return new Attempts(deadline, reinitialized, reissued, corrected, switched, inputRounds + 1, renewals);
+            return new Attempts(deadline, reinitialized, reissued, corrected, switched, inputRounds + 1, renewals,
+                    nonceRetried);
         }
     }
 
@@ -114,6 +124,13 @@ final class Recovery {
          * same token), then retry.
          */
         record RenewCredentialsThenRetry(AuthorizationRequiredException refused) implements Action {
+        }
+
+        /**
+         * The upstream wants the request's DPoP proof to carry the nonce it gave (401
+         * {@code use_dpop_nonce}): keep the nonce, then retry with the same token.
+         */
+        record RetryWithDpopNonce(AuthorizationRequiredException refused) implements Action {
         }
 
         /** No recovery left: the caller gets {@code error}. */
@@ -206,6 +223,8 @@ final class Recovery {
                     + " not trying a third time", error)) : new Action.Retry();
         }
         return switch (error) {
+            case AuthorizationRequiredException refused when refused.asksForDpopNonce() -> attempts.nonceRetried()
+                    ? new Action.Surface(refused) : new Action.RetryWithDpopNonce(refused);
             case AuthorizationRequiredException refused -> attempts.renewals() < MAX_RENEWALS
                     ? new Action.RenewCredentialsThenRetry(refused) : new Action.Surface(refused);
             case SessionExpiredException expired when failure.era() == Era.LEGACY

@@ -18,7 +18,9 @@ public enum RecoveryTaken {
     /** The upstream was redeployed in the other era: switched, then retried. */
     ERA_SWITCH("era_switch"),
     /** The upstream refused its OAuth token (401, or 403 for a scope): credentials renewed, then retried. */
-    TOKEN_REFRESH("token_refresh");
+    TOKEN_REFRESH("token_refresh"),
+    /** The upstream wanted a fresh DPoP nonce in the request's proof (RFC 9449): retried with it. */
+    DPOP_NONCE("dpop_nonce");
 
     private final String label;
 

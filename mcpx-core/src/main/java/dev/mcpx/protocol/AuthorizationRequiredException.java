@@ -1,5 +1,7 @@
 package dev.mcpx.protocol;
 
+import java.util.regex.Pattern;
+
 /**
  * An HTTP upstream refused a request for its credentials: 401 (none, or no longer valid), or
  * 403 with {@code error="insufficient_scope"} (valid, but too narrow). Carries the challenge and
@@ -7,6 +9,8 @@ package dev.mcpx.protocol;
  * the requests that were refused the same token.
  */
 public final class AuthorizationRequiredException extends McpException {
+
+    private static final Pattern USE_DPOP_NONCE = Pattern.compile("(?i)\\berror\\s*=\\s*\"?use_dpop_nonce\\b");
 
     private static final long serialVersionUID = 1L;
 
@@ -43,6 +47,15 @@ public final class AuthorizationRequiredException extends McpException {
 
     public String dpopNonce() {
         return dpopNonce;
+    }
+
+    /**
+     * Whether this is a 401 asking the request's DPoP proof to carry a fresh nonce
+     * ({@code error="use_dpop_nonce"} with a {@code DPoP-Nonce}, RFC 9449 section 9): the same
+     * token, retried with that nonce, is expected to pass.
+     */
+    public boolean asksForDpopNonce() {
+        return status == 401 && dpopNonce != null && challenge != null && USE_DPOP_NONCE.matcher(challenge).find();
     }
 
     /** Whether the request was sent with credentials (a 401 then means they expired or were revoked). */

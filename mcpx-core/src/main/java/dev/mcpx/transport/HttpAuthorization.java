@@ -33,4 +33,13 @@ public interface HttpAuthorization {
      * throws the reason when not (for example {@code NeedsLoginException}).
      */
     void renew(AuthorizationRequiredException refused);
+
+    /**
+     * The upstream refused a DPoP proof for want of a fresh nonce ({@code use_dpop_nonce}, RFC 9449
+     * section 9; {@link AuthorizationRequiredException#asksForDpopNonce()}): keep its nonce for the
+     * next proofs. Returns whether a retry can carry it (false: this authorization makes no proofs).
+     */
+    default boolean adoptNonce(AuthorizationRequiredException refused) {
+        return false;
+    }
 }

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -26,15 +27,15 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The worst case docs/reliability.md states, proven on the decision itself: whatever the
- * upstream answers, attempt after attempt, one request makes at most seven attempts (four
- * recoveries, each kind at most once, and two renewals of an OAuth upstream's credentials), and
- * none once its deadline has passed.
+ * upstream answers, attempt after attempt, one request makes at most eight attempts (four
+ * recoveries, each kind at most once, two renewals of an OAuth upstream's credentials and one
+ * retry with a DPoP nonce), and none once its deadline has passed.
  */
 class RecoveryBoundsTest {
 
     /** What an attempt can fail with, as the transports and the upstream report it. */
     enum Fault { SESSION_LOST, STREAM_BROKE, NO_RESPONSE, HEADER_MISMATCH, VERSION_REFUSED, OTHER_ERA, REPLACED,
-        UNAUTHORIZED, INSUFFICIENT_SCOPE }
+        UNAUTHORIZED, INSUFFICIENT_SCOPE, DPOP_NONCE }
 
     private static final ToolDescriptor HARMLESS = ToolDescriptor.from(Json.parse(
             "{\"name\": \"read\", \"inputSchema\": {\"type\": \"object\"}, \"annotations\": {\"readOnlyHint\": true}}"));
@@ -45,7 +46,7 @@ class RecoveryBoundsTest {
     }
 
     @Property(tries = 2000)
-    void noSequenceOfFailuresGetsMoreThanSevenAttempts(@ForAll("faults") List<Fault> faults, @ForAll Era era,
+    void noSequenceOfFailuresGetsMoreThanEightAttempts(@ForAll("faults") List<Fault> faults, @ForAll Era era,
                                                       @ForAll boolean toolCall) {
         FaultCondition condition = new FaultCondition("bounds", Duration.ofHours(1), Duration.ofHours(1));
         Recovery recovery = new Recovery("bounds", new SessionRecovery(), new Resends("bounds", new ReissuePolicy(Map.of()),
@@ -67,7 +68,28 @@ class RecoveryBoundsTest {
         } finally {
             condition.close();
         }
-        assertThat(attemptsMade).isLessThanOrEqualTo(7);
+        assertThat(attemptsMade).isLessThanOrEqualTo(8);
+    }
+
+    @Example
+    void aDpopNonceIsRetriedOncePerRequestAndTheSecondSurfaces() {
+        FaultCondition condition = new FaultCondition("bounds", Duration.ofHours(1), Duration.ofHours(1));
+        Recovery recovery = new Recovery("bounds", new SessionRecovery(), new Resends("bounds", new ReissuePolicy(Map.of()),
+                new ClientCounters()), tool -> HARMLESS, () -> true, () -> 0, null, condition, () -> false);
+        Recovery.Attempts attempts = Recovery.Attempts.start(Deadline.after(Methods.TOOLS_LIST, Duration.ofMinutes(1)));
+        McpException nonce = failure(Fault.DPOP_NONCE, Era.MODERN);
+        try {
+            Recovery.Action first = recovery.decide(new Recovery.Failure(nonce, Methods.TOOLS_LIST, null, Era.MODERN, 0,
+                    false), attempts);
+            assertThat(first).isInstanceOf(Recovery.Action.RetryWithDpopNonce.class);
+            Recovery.Action second = recovery.decide(new Recovery.Failure(nonce, Methods.TOOLS_LIST, null, Era.MODERN, 0,
+                    false), attempts.after(first));
+            assertThat(second).isInstanceOf(Recovery.Action.Surface.class);
+            // a nonce asked for is not an expired token: no renewal is spent on it
+            assertThat(attempts.after(first).renewals()).isZero();
+        } finally {
+            condition.close();
+        }
     }
 
     @Property(tries = 200)
@@ -100,6 +122,7 @@ class RecoveryBoundsTest {
             case UNAUTHORIZED -> new AuthorizationRequiredException(401, "Bearer error=\"invalid_token\"", "Bearer t", null);
             case INSUFFICIENT_SCOPE -> new AuthorizationRequiredException(403, "Bearer error=\"insufficient_scope\"",
                     "Bearer t", null);
+            case DPOP_NONCE -> new AuthorizationRequiredException(401, "DPoP error=\"use_dpop_nonce\"", "DPoP t", "n-1");
         };
     }
 }

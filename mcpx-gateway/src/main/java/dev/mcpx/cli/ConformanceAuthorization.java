@@ -1,8 +1,11 @@
 package dev.mcpx.cli;
 
 import dev.mcpx.auth.AuthorizationStep;
+import dev.mcpx.auth.IdentityAssertion;
+import dev.mcpx.auth.IdentityProvider;
 import dev.mcpx.auth.OAuthClient;
 import dev.mcpx.auth.OAuthSettings;
+import dev.mcpx.auth.SigningKey;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.NeedsLoginException;
 import java.io.IOException;
@@ -36,8 +39,25 @@ final class ConformanceAuthorization implements AuthorizationStep {
             settings = settings.withClient(clientId, Json.text(context, "client_secret"), null,
                     Json.text(context, "issuer"));
         }
+        String privateKey = Json.text(context, "private_key_pem");
+        if (privateKey != null) {
+            settings = settings.withClientKey(SigningKey.fromPem(privateKey, Json.text(context, "signing_algorithm"), null));
+        }
         if (env.scenario().startsWith("auth/client-credentials")) {
             settings = settings.withGrant(OAuthSettings.Grant.CLIENT_CREDENTIALS);
+        }
+        // a workload's own JWT (workload identity federation)
+        String workloadJwt = Json.text(context, "valid_jwt");
+        if (workloadJwt != null) {
+            settings = settings.withGrant(OAuthSettings.Grant.JWT_BEARER, IdentityAssertion.of(workloadJwt), null);
+        }
+        // the user's ID token from the enterprise's identity provider (enterprise-managed authorization)
+        String idToken = Json.text(context, "idp_id_token");
+        String idpTokenEndpoint = Json.text(context, "idp_token_endpoint");
+        String idpClientId = Json.text(context, "idp_client_id");
+        if (idToken != null && idpTokenEndpoint != null && idpClientId != null) {
+            settings = settings.withGrant(OAuthSettings.Grant.ENTERPRISE_MANAGED, IdentityAssertion.of(idToken),
+                    new IdentityProvider(URI.create(idpTokenEndpoint), idpClientId, null));
         }
         return OAuthClient.builder(server).name(env.scenario()).settings(settings)
                 .authorizationStep(new ConformanceAuthorization()).build();

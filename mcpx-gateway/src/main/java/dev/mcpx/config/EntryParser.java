@@ -58,7 +58,7 @@ final class EntryParser {
                             : alias != null ? Duration.ofMillis(alias) : limits.requestTimeout(),
                     start != null ? Duration.ofMillis(start) : UpstreamConfig.DEFAULT_START_TIMEOUT,
                     enabled(entry, fields), limits.messages(), filter(name, entry, fields), era(entry, endpoint, fields),
-                    OAuthParser.parse(entry, endpoint, fields, expander));
+                    OAuthParser.parse(entry, endpoint, fields, expander, base));
         } catch (VariableExpander.UndefinedVariable e) {
             throw fields.problem(e.getMessage());
         }

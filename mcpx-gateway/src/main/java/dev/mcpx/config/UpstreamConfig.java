@@ -104,7 +104,8 @@ public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String pref
     /** The OAuth client of this upstream (only for an {@link #oauth} one), its tokens in the user's token store. */
     public OAuthClient oauthClient(AuthorizationStep login) {
         return OAuthClient.builder(((UpstreamEndpoint.Http) endpoint).url()).name(name).settings(oauth)
-                .store(TokenFile.shared()).authorizationStep(login).loginHint("run `mcpx login " + name + "`").build();
+                .store(TokenFile.shared()).authorizationStep(login)
+                .loginHint(oauth.grant().unattended() ? null : "run `mcpx login " + name + "`").build();
     }
 
     /** "stdio", "http" or "sse": the transport family, as {@code /status} shows it. */

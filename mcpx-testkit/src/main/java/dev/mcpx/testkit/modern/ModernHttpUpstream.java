@@ -62,6 +62,10 @@ public final class ModernHttpUpstream implements AutoCloseable {
     volatile boolean sseForEverything;
     volatile boolean refuseListen;
     volatile String authorizationServer;
+    /** DPoP-bound tokens only, and the nonce proofs must carry (null: none asked for). */
+    volatile boolean dpop;
+    volatile String dpopNonce;
+    volatile boolean dpopNonceRotates;
     private final BearerGate gate;
     final Set<String> declinedResources = ConcurrentHashMap.newKeySet();
     final Map<String, AtomicInteger> versionRefusals = new ConcurrentHashMap<>();
@@ -133,6 +137,34 @@ public final class ModernHttpUpstream implements AutoCloseable {
     public ModernHttpUpstream requireBearer(URI issuer) {
         authorizationServer = issuer.toString();
         return this;
+    }
+
+    /**
+     * Makes it a resource that takes only DPoP-bound tokens (RFC 9449): {@code Authorization: DPoP},
+     * a valid proof per request whose key is the token's {@code cnf.jkt}, and, when {@code nonce}
+     * is given, that nonce in the proof (else 401 {@code use_dpop_nonce} with it).
+     */
+    public ModernHttpUpstream requireDpop(URI issuer, String nonce) {
+        dpop = true;
+        dpopNonce = nonce;
+        authorizationServer = issuer.toString();
+        return this;
+    }
+
+    /** Every nonce it asks for is a new one, so a proof never carries the current nonce (a server that misbehaves). */
+    public ModernHttpUpstream rotateDpopNonce() {
+        dpopNonceRotates = true;
+        return this;
+    }
+
+    /** How many requests it asked for its DPoP nonce. */
+    public int dpopNonceChallenges() {
+        return gate.nonceChallenges.get();
+    }
+
+    /** What was wrong with the DPoP proofs it refused, in order. */
+    public List<String> dpopProblems() {
+        return List.copyOf(gate.proofProblems);
     }
 
     /** Every token it has been sent so far expires now (their holders must refresh). */
