@@ -90,6 +90,10 @@ final class Inbound {
             case TransportEvent.SessionExpired expired -> {
                 long generation = sessions.generation();
                 Thread.ofVirtual().name("mcpx-reinit-" + name).start(() -> {
+                    if (!expired.sessionId().equals(link.transport().sessionId().orElse(null))) {
+                        // a request's recovery got to the dead session first (whatever came of it): one attempt per dead session
+                        return;
+                    }
                     try {
                         link.recoverSession(generation, expired.sessionId());
                     } catch (McpException e) {
