@@ -87,7 +87,7 @@ public final class ConfigLoader {
             }
         }
         return new GatewayConfig(Optional.of(file), upstreams, options.tokens(), options.http(), options.limits(), options.tls(),
-                profiles, options.telemetry());
+                profiles, options.telemetry(), options.cluster());
     }
 
     /** Two upstreams under one non-empty prefix would put their tools in one namespace. */
@@ -122,14 +122,15 @@ public final class ConfigLoader {
 
     /** The optional top-level {@code "mcpx"} object. */
     record GatewayOptions(List<FrontToken> tokens, Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls,
-                          TelemetryOptions telemetry) {
+                          TelemetryOptions telemetry, ClusterOptions cluster) {
 
         private static final java.util.Set<String> KNOWN = java.util.Set.of("token", "tokens", "tls", "http", "limits",
-                "profiles", "search", "metrics", "audit", "logFormat");
+                "profiles", "search", "metrics", "audit", "logFormat", "cluster");
 
         static GatewayOptions parse(Path file, JsonNode node, VariableExpander expander) {
             if (node == null) {
-                return new GatewayOptions(List.of(), Optional.empty(), Limits.DEFAULTS, Optional.empty(), TelemetryOptions.DEFAULTS);
+                return new GatewayOptions(List.of(), Optional.empty(), Limits.DEFAULTS, Optional.empty(), TelemetryOptions.DEFAULTS,
+                        ClusterOptions.NONE);
             }
             if (!(node instanceof ObjectNode options)) {
                 throw new ConfigException(file, null, "\"mcpx\" must be an object, not " + Fields.kind(node));
@@ -137,7 +138,7 @@ public final class ConfigLoader {
             Fields fields = new Fields(file, null, "mcpx.");
             for (String name : options.propertyNames()) {
                 if (!KNOWN.contains(name)) {
-                    throw new ConfigException(file, null, "\"mcpx\" has unknown option \"" + name + "\" (known: token, tokens, tls, http, limits, profiles, search, metrics, audit, logFormat)");
+                    throw new ConfigException(file, null, "\"mcpx\" has unknown option \"" + name + "\" (known: token, tokens, tls, http, limits, profiles, search, metrics, audit, logFormat, cluster)");
                 }
             }
             FrontOptionsParser front = new FrontOptionsParser(file, expander);
@@ -146,7 +147,8 @@ public final class ConfigLoader {
                     : Optional.of(HostPort.parse(http).orElseThrow(() -> new ConfigException(file, null,
                             "mcpx.http must be HOST:PORT (e.g. 127.0.0.1:8080), not \"" + http + "\"")));
             return new GatewayOptions(front.tokens(options), address, LimitsParser.parse(file, options.get("limits")),
-                    front.tls(options), TelemetryParser.parse(file, options));
+                    front.tls(options), TelemetryParser.parse(file, options),
+                    ClusterParser.parse(file, options.get("cluster"), expander));
         }
     }
 }

@@ -17,14 +17,22 @@ import java.util.Optional;
  * @param tls       the HTTP front's certificate and key ({@code mcpx.tls}), if it serves TLS
  * @param profiles  what hosts see: {@code mcpx.profiles} and {@code mcpx.search}
  * @param telemetry metrics, the audit log and the log format ({@code mcpx.metrics}, {@code mcpx.audit}, {@code mcpx.logFormat})
+ * @param cluster   the Redis shared with other replicas ({@code mcpx.cluster}), if any
  */
 public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
                             Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls, Profiles profiles,
-                            TelemetryOptions telemetry) {
+                            TelemetryOptions telemetry, ClusterOptions cluster) {
 
     public GatewayConfig {
         upstreams = List.copyOf(upstreams);
         tokens = List.copyOf(tokens);
+    }
+
+    /** A config of one process (no {@code mcpx.cluster}). */
+    public GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
+                         Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls, Profiles profiles,
+                         TelemetryOptions telemetry) {
+        this(source, upstreams, tokens, http, limits, tls, profiles, telemetry, ClusterOptions.NONE);
     }
 
     /** A config with no front options (no tokens, no TLS, the default limits). */
@@ -68,6 +76,7 @@ public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstream
     public String toString() {
         return "GatewayConfig[source=" + source + ", upstreams=" + upstreams + ", tokens="
                 + tokens.stream().map(FrontToken::name).toList() + ", http=" + http + ", limits=" + limits
-                + ", tls=" + tls + ", profiles=" + profiles.named().keySet() + ", telemetry=" + telemetry + "]";
+                + ", tls=" + tls + ", profiles=" + profiles.named().keySet() + ", telemetry=" + telemetry
+                + ", cluster=" + cluster.redis().map(uri -> uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort()) + "]";
     }
 }

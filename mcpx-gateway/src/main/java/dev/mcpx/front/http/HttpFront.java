@@ -32,6 +32,9 @@ public final class HttpFront implements AutoCloseable {
 
     public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(1);
 
+    /** How long a legacy session lives unused (in a shared store: unused on every replica). */
+    public static final Duration IDLE_LIMIT = Duration.ofHours(1);
+
     /**
      * Exchanges served at once. Jetty's default of 200 capped hosts at 200 calls in flight;
      * each waiting call is only a parked virtual thread.
@@ -49,15 +52,17 @@ public final class HttpFront implements AutoCloseable {
     private final ModernListeners listeners = new ModernListeners();
     private final Runnable unsubscribe;
     private final boolean tls;
+    private final Replication replication;
 
     private HttpFront(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive,
-                      SseSettings sse, int tlsScanSeconds) {
+                      SseSettings sse, int tlsScanSeconds, Replication replication) {
+        this.replication = replication;
         if (security.refuses(address)) {
             throw new IllegalArgumentException(address.getHostString() + " is reachable from other machines: "
                     + "a token, or allowUnauthenticated, is required");
         }
         FrontLimits limits = gateway.frontLimits();
-        sessions = new LegacySessions(Duration.ofHours(1), limits, sse, replayCounters,
+        sessions = new LegacySessions(IDLE_LIMIT, limits, sse, replayCounters, replication.sessions(),
                 session -> {
                     gateway.hostRequests().release(session.updates);
                     gateway.hostRequests().roots().remove(session);
@@ -93,7 +98,11 @@ public final class HttpFront implements AutoCloseable {
         server.setHandler(new GatewayHandler(new AccessGuard(security.tokens(), address.getHostString()), mcp,
                 new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters, telemetry), telemetry));
         server.setStopTimeout(2_000);
-        unsubscribe = gateway.listChanges().subscribe(this::listsChanged);
+        unsubscribe = gateway.listChanges().subscribe(methods -> {
+            tellHosts(methods);
+            replication.lists().publish(methods);
+        });
+        replication.lists().onChangedElsewhere(this::tellHosts);
         sweeper = Thread.ofVirtual().name("mcpx-http-sweeper").unstarted(() -> sweep(sse.sweepEvery()));
     }
 
@@ -116,13 +125,19 @@ public final class HttpFront implements AutoCloseable {
      */
     public static HttpFront start(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive)
             throws Exception {
-        return start(gateway, address, security, keepAlive, SseSettings.DEFAULTS, TLS_SCAN_SECONDS);
+        return start(gateway, address, security, keepAlive, SseSettings.DEFAULTS, TLS_SCAN_SECONDS, Replication.alone());
+    }
+
+    /** As one replica of a cluster: sessions and list changes shared through {@code replication}. */
+    public static HttpFront start(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive,
+                                  Replication replication) throws Exception {
+        return start(gateway, address, security, keepAlive, SseSettings.DEFAULTS, TLS_SCAN_SECONDS, replication);
     }
 
     /** With other SSE limits than the defaults (tests shrink the store and the grace period). */
     static HttpFront start(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive,
                            SseSettings sse) throws Exception {
-        return start(gateway, address, security, keepAlive, sse, TLS_SCAN_SECONDS);
+        return start(gateway, address, security, keepAlive, sse, TLS_SCAN_SECONDS, Replication.alone());
     }
 
     /** How often the certificate files are checked for changes. */
@@ -130,7 +145,12 @@ public final class HttpFront implements AutoCloseable {
 
     static HttpFront start(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive,
                            SseSettings sse, int tlsScanSeconds) throws Exception {
-        HttpFront front = new HttpFront(gateway, address, security, keepAlive, sse, tlsScanSeconds);
+        return start(gateway, address, security, keepAlive, sse, tlsScanSeconds, Replication.alone());
+    }
+
+    private static HttpFront start(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive,
+                                   SseSettings sse, int tlsScanSeconds, Replication replication) throws Exception {
+        HttpFront front = new HttpFront(gateway, address, security, keepAlive, sse, tlsScanSeconds, replication);
         front.server.start();
         front.sweeper.start();
         return front;
@@ -145,7 +165,8 @@ public final class HttpFront implements AutoCloseable {
         return URI.create((tls ? "https://" : "http://") + (host.contains(":") ? "[" + host + "]" : host) + ":" + port() + "/mcp");
     }
 
-    private void listsChanged(Set<String> methods) {
+    /** Sends list changes, this replica's or another's, to the hosts listening here. */
+    private void tellHosts(Set<String> methods) {
         for (String method : methods) {
             for (LegacySession session : sessions.all()) {
                 SseStream listen = session.listen;

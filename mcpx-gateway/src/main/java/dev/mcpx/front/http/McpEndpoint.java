@@ -68,6 +68,7 @@ final class McpEndpoint {
         this.sse = sse;
         this.listenAndResume = new ListenAndResume(sse, counters, keepAlive);
         this.maxBody = maxBody;
+        sessions.onTakenUp(this::askRootsOnListen);
     }
 
     private McpEndpoint(McpEndpoint shared, HostRequests requests) {
@@ -114,6 +115,15 @@ final class McpEndpoint {
         String version = headers.get("MCP-Protocol-Version");
         boolean modern = ProtocolVersion.LATEST_MODERN.wire().equals(version)
                 || hostMessage instanceof Request r && HostRequests.eraOf(r) == Era.MODERN;
+        try {
+            post(hostMessage, sessionId, version, modern, request, response, callback);
+        } catch (SessionStoreException e) {
+            storeUnreachable(e, idOf(hostMessage), response, callback);
+        }
+    }
+
+    private void post(JsonRpcMessage hostMessage, String sessionId, String version, boolean modern,
+                      org.eclipse.jetty.server.Request request, Response response, Callback callback) throws Exception {
         if (hostMessage instanceof Request hostRequest && Methods.INITIALIZE.equals(hostRequest.method()) && !modern) {
             initialize(hostRequest, response, callback);
         } else if (sessionId != null) {
@@ -136,6 +146,13 @@ final class McpEndpoint {
         }
     }
 
+    /** The cluster's session store did not answer: this request fails, the session and mcpx go on. */
+    private static void storeUnreachable(SessionStoreException e, RequestId id, Response response, Callback callback) {
+        LOG.warn("legacy sessions: {}", e.getMessage());
+        Replies.error(response, callback, 503, id, JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
+                "mcpx cannot reach its session store right now, retry shortly: " + e.getMessage()));
+    }
+
     /** The body as text, or null past {@code limit} bytes: a chunked body has no length to check up front. */
     private static String boundedBody(org.eclipse.jetty.server.Request request, int limit) throws IOException {
         try (InputStream in = Content.Source.asInputStream(request)) {
@@ -146,14 +163,9 @@ final class McpEndpoint {
 
     private void initialize(Request hostRequest, Response response, Callback callback) {
         ProtocolVersion version = ServerIdentity.negotiate(Json.text(hostRequest.params(), "protocolVersion"));
-        LegacySession session = sessions.create(version);
-        session.profile = requests.profileName();
-        session.asks = new HostAsks(Json.objectAt(hostRequest.params(), "capabilities"), LegacySession.HOST_ANSWER_TIMEOUT);
-        session.onListen = () -> {
-            if (session.rootsWanted) {
-                fetchRoots(session);
-            }
-        };
+        LegacySession session = sessions.create(version, requests.profileName(),
+                Json.objectAt(hostRequest.params(), "capabilities"));
+        askRootsOnListen(session);
         JsonRpcMessage hostResult = requests.answer(hostRequest, Era.LEGACY, null, new Cancellation());
         if (hostResult instanceof ErrorResponse) {
             sessions.remove(session.id);
@@ -161,6 +173,14 @@ final class McpEndpoint {
             return;
         }
         Replies.json(response, callback, 200, hostResult, SESSION_HEADER, session.id);
+    }
+
+    private void askRootsOnListen(LegacySession session) {
+        session.onListen = () -> {
+            if (session.rootsWanted) {
+                fetchRoots(session);
+            }
+        };
     }
 
     private void legacy(LegacySession session, JsonRpcMessage hostMessage, String version,
@@ -174,6 +194,7 @@ final class McpEndpoint {
             case Notification notification -> {
                 if (Methods.INITIALIZED.equals(notification.method())) {
                     session.initialized = true;
+                    sessions.update(session);
                     fetchRoots(session);
                 } else if (Methods.ROOTS_LIST_CHANGED.equals(notification.method())) {
                     fetchRoots(session);
@@ -204,6 +225,7 @@ final class McpEndpoint {
                 JsonRpcMessage hostResult = requests.answer(hostRequest, Era.LEGACY, null, new Cancellation());
                 if (Methods.LOGGING_SET_LEVEL.equals(hostRequest.method()) && !(hostResult instanceof ErrorResponse)) {
                     session.logLevel = LogLevel.parse(Json.text(hostRequest.params(), "level"));
+                    sessions.update(session);
                 }
                 Replies.json(response, callback, 200, hostResult);
             }
@@ -345,7 +367,13 @@ final class McpEndpoint {
             Replies.text(response, callback, 405, "text/plain", "GET needs an Mcp-Session-Id (legacy listen stream)\n", "Allow", "POST");
             return;
         }
-        LegacySession session = session(sessionId);
+        LegacySession session;
+        try {
+            session = session(sessionId);
+        } catch (SessionStoreException e) {
+            storeUnreachable(e, null, response, callback);
+            return;
+        }
         if (session == null) {
             Replies.error(response, callback, 404, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Session not found: " + sessionId));
             return;
@@ -359,7 +387,13 @@ final class McpEndpoint {
             Replies.text(response, callback, 405, "text/plain", "DELETE needs an Mcp-Session-Id\n", "Allow", "POST");
             return;
         }
-        LegacySession session = session(sessionId) == null ? null : sessions.remove(sessionId);
+        LegacySession session;
+        try {
+            session = session(sessionId) == null ? null : sessions.remove(sessionId);
+        } catch (SessionStoreException e) {
+            storeUnreachable(e, null, response, callback);
+            return;
+        }
         if (session == null) {
             Replies.error(response, callback, 404, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Session not found: " + sessionId));
             return;

@@ -1,0 +1,42 @@
+package dev.mcpx.front.http;
+
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Where the shareable part of legacy host sessions lives: in this process ({@link #inMemory}),
+ * or in a store every replica of a cluster reads, so a session created on one replica works on
+ * all. What cannot be shared (calls in flight, the listen stream, kept events) stays with the
+ * replica that holds it.
+ */
+public interface HostSessionStore extends AutoCloseable {
+
+    /** Sessions known to this process only: mcpx as one process. */
+    static HostSessionStore inMemory() {
+        return new InMemorySessionStore();
+    }
+
+    /** Keeps a new session. */
+    void create(SharedSession session);
+
+    /** The session as last stored, its expiry pushed back; empty once it ended or expired. */
+    Optional<SharedSession> touch(String id);
+
+    /** Stores {@code session}'s new state unless it ended meanwhile. */
+    void update(SharedSession session);
+
+    /** Ends the session for every replica; false when it was not there. */
+    boolean remove(String id);
+
+    /**
+     * This replica forgot the session after {@code idleLimit} without use here: a store of this
+     * process forgets it too; a shared one leaves it to its own expiry, as other replicas may use it.
+     */
+    void forgotIdle(String id);
+
+    /** {@code ended} is told the id of each session another replica ended. */
+    void onRemovedElsewhere(Consumer<String> ended);
+
+    @Override
+    void close();
+}
