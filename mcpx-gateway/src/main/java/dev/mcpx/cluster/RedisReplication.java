@@ -20,7 +20,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -72,13 +76,15 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
     private final List<Consumer<Set<String>>> listsChanged = new CopyOnWriteArrayList<>();
     private final Events events = new Events();
     private final Thread subscriber;
+    private final CompletableFuture<Void> subscribed = new CompletableFuture<>();
     private volatile boolean closed;
 
     private RedisReplication(RedisClient redis, String replica, Duration expiry) {
         this.redis = redis;
         this.replica = replica;
         this.expirySeconds = Math.max(1, expiry.toSeconds());
-        this.subscriber = Thread.ofVirtual().name("mcpx-cluster-events").unstarted(this::readEvents);
+        // one long-lived blocking reader: a platform thread of its own
+        this.subscriber = Thread.ofPlatform().daemon().name("mcpx-cluster-events").unstarted(this::readEvents);
     }
 
     /**
@@ -108,6 +114,13 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
         RedisReplication replication = new RedisReplication(redis, replica, expiry);
         replication.call("PING", redis::ping);
         replication.subscriber.start();
+        try {
+            // events sent before this replica listens would be lost to it
+            replication.subscribed.get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            replication.close();
+            throw new SessionStoreException("Redis did not confirm the subscription to " + EVENTS + " within 10 s", e);
+        }
         return replication;
     }
 
@@ -228,6 +241,11 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
     }
 
     private final class Events extends JedisPubSub {
+        @Override
+        public void onSubscribe(String channel, int subscribedChannels) {
+            subscribed.complete(null);
+        }
+
         @Override
         public void onMessage(String channel, String message) {
             JsonNode event;
