@@ -1,0 +1,244 @@
+package dev.mcpx.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mcpx.gateway.HttpHost;
+import dev.mcpx.gateway.ServeProcess;
+import dev.mcpx.protocol.Json;
+import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
+import dev.mcpx.testkit.legacy.RecordedRequest;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Three real {@code mcpx serve --http} replicas sharing a real redis-server, behind a real HAProxy
+ * in round robin with no affinity, all on one legacy upstream: hosts of both eras are served
+ * whichever replica each request lands on.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterTest {
+
+    private static final int CALLS = 1_000;
+    private static final int HOSTS_AT_ONCE = 4;
+
+    @TempDir
+    static Path dir;
+    private static RedisServer redis;
+    private static LegacyHttpUpstream upstream;
+    private static final List<ServeProcess> replicas = new ArrayList<>();
+    private static HaProxy balancer;
+    private static URI mcp;
+    private static String echo;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        redis = RedisServer.start(dir);
+        upstream = LegacyHttpUpstream.started();
+        Path config = dir.resolve("mcpx.json");
+        ObjectNode root = Json.object();
+        root.putObject("mcpServers").putObject("fake").put("url", upstream.url().toString());
+        root.putObject("mcpx").putObject("cluster").put("redis", redis.uri().toString());
+        Files.writeString(config, Json.write(root));
+        for (int i = 0; i < 3; i++) {
+            replicas.add(ServeProcess.start(Map.of("MCPX_LOG", "WARN"), "serve", "--http", "127.0.0.1:0",
+                    "-c", config.toString()));
+        }
+        List<String> servers = new ArrayList<>();
+        for (ServeProcess replica : replicas) {
+            replica.awaitListening();
+            replica.awaitStderr(Pattern.compile("mcpx: replica (\\S+) of the cluster"));
+            servers.add(replica.mcpUri().getHost() + ":" + replica.mcpUri().getPort());
+        }
+        balancer = HaProxy.roundRobin(dir, servers);
+        mcp = URI.create("http://127.0.0.1:" + balancer.port() + "/mcp");
+        HttpHost host = HttpHost.modern(mcp);
+        for (JsonNode tool : host.request("tools/list", null).reply().path("result").path("tools")) {
+            if (tool.path("name").asString().endsWith("echo")) {
+                echo = tool.path("name").asString();
+            }
+        }
+        assertThat(echo).as("the upstream's echo tool, through the balancer").isNotNull();
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        if (balancer != null) {
+            balancer.close();
+        }
+        for (ServeProcess replica : replicas) {
+            replica.close();
+        }
+        if (upstream != null) {
+            upstream.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    /** Each call is echoed back; anything else is the failure, with what came back. */
+    private static List<String> callEchoes(HttpHost host, int calls) throws Exception {
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        List<CompletableFuture<Void>> workers = new ArrayList<>();
+        for (int w = 0; w < HOSTS_AT_ONCE; w++) {
+            int worker = w;
+            workers.add(CompletableFuture.runAsync(() -> {
+                for (int i = worker; i < calls; i += HOSTS_AT_ONCE) {
+                    String text = "call-" + i;
+                    try {
+                        HttpHost.Exchange exchange = host.call(echo, Json.object().put("text", text));
+                        if (exchange.status() != 200 || exchange.reply() == null || !text.equals(exchange.text())) {
+                            failures.add(text + ": HTTP " + exchange.status() + " " + exchange.body());
+                        }
+                    } catch (Exception e) {
+                        failures.add(text + ": " + e);
+                    }
+                }
+            }, task -> Thread.ofVirtual().start(task)));
+        }
+        CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(10, TimeUnit.MINUTES);
+        return List.copyOf(failures);
+    }
+
+    @Test
+    @Order(1)
+    void aLegacyHostsSessionServesAThousandCallsOnWhicheverReplicaEachLands() throws Exception {
+        HttpHost host = HttpHost.legacy(mcp);
+        assertThat(host.initialize().status()).isEqualTo(200);
+        assertThat(host.sessionId()).isNotNull();
+        int before = upstream.requests().size();
+
+        List<String> failures = callEchoes(host, CALLS);
+
+        assertThat(failures).as("calls not answered with their echo").isEmpty();
+        assertThat(upstream.requests().subList(before, upstream.requests().size()).stream()
+                .filter(request -> "tools/call".equals(request.rpcMethod()))
+                .map(RecordedRequest::sessionId).distinct().count())
+                .as("the calls went through every replica's own upstream session").isEqualTo(3);
+    }
+
+    @Test
+    @Order(2)
+    void aModernHostServesAThousandCallsAndEveryReplicaDescribesTheSameServer() throws Exception {
+        HttpHost host = HttpHost.modern(mcp);
+        int before = upstream.requests().size();
+
+        List<String> failures = callEchoes(host, CALLS);
+
+        assertThat(failures).as("calls not answered with their echo").isEmpty();
+        assertThat(upstream.requests().subList(before, upstream.requests().size()).stream()
+                .filter(request -> "tools/call".equals(request.rpcMethod()))
+                .map(RecordedRequest::sessionId).distinct().count()).isEqualTo(3);
+        List<JsonNode> discovered = new ArrayList<>();
+        List<JsonNode> tools = new ArrayList<>();
+        for (ServeProcess replica : replicas) {
+            HttpHost direct = HttpHost.modern(replica.mcpUri());
+            discovered.add(direct.request("server/discover", null).reply().path("result"));
+            tools.add(direct.request("tools/list", null).reply().path("result").path("tools"));
+        }
+        assertThat(discovered.getFirst().toString()).as("server/discover").contains("\"name\":\"mcpx\"");
+        assertThat(discovered).as("server/discover from each replica").allSatisfy(result ->
+                assertThat(result).isEqualTo(discovered.getFirst()));
+        assertThat(tools).as("tools/list from each replica").allSatisfy(result ->
+                assertThat(result).isEqualTo(tools.getFirst()));
+    }
+
+    @Test
+    @Order(3)
+    void deleteOnOneReplicaEndsTheSessionOnEveryReplica() throws Exception {
+        HttpHost host = HttpHost.legacy(mcp);
+        host.initialize();
+        for (ServeProcess replica : replicas) {
+            HttpHost direct = HttpHost.legacy(replica.mcpUri());
+            direct.sessionId(host.sessionId());
+            assertThat(direct.request("tools/list", null).status()).as("the session on " + replica.mcpUri()).isEqualTo(200);
+        }
+
+        HttpResponse<String> deleted = host.raw(HttpRequest.newBuilder(mcp).header("Mcp-Session-Id", host.sessionId())
+                .DELETE().build());
+
+        assertThat(deleted.statusCode()).isEqualTo(200);
+        for (ServeProcess replica : replicas) {
+            HttpHost direct = HttpHost.legacy(replica.mcpUri());
+            direct.sessionId(host.sessionId());
+            HttpHost.Exchange after = direct.request("tools/list", null);
+            assertThat(after.status()).as("the deleted session on " + replica.mcpUri()).isEqualTo(404);
+            assertThat(after.body()).contains("Session not found");
+        }
+    }
+
+    @Test
+    @Order(5)
+    void listChangedFromAnUpstreamReachesHostsOnEveryReplica() throws Exception {
+        List<BlockingQueue<String>> streams = new ArrayList<>();
+        for (ServeProcess replica : replicas) {
+            HttpHost legacy = HttpHost.legacy(mcp);
+            legacy.initialize();
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            HttpResponse<?> opened = legacy.client().sendAsync(HttpRequest.newBuilder(replica.mcpUri())
+                            .header("Accept", "text/event-stream").header("Mcp-Session-Id", legacy.sessionId()).GET().build(),
+                    HttpResponse.BodyHandlers.ofLines()).thenApply(response -> {
+                        Thread.ofVirtual().start(() -> response.body().forEach(lines::add));
+                        return response;
+                    }).get(60, TimeUnit.SECONDS);
+            assertThat(opened.statusCode()).as("the listen stream on " + replica.mcpUri()).isEqualTo(200);
+            streams.add(lines);
+
+            HttpHost modern = HttpHost.modern(replica.mcpUri());
+            ObjectNode listen = Json.object();
+            listen.putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+                    .putObject("io.modelcontextprotocol/clientCapabilities");
+            listen.putObject("notifications").put("toolsListChanged", true);
+            ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", "listen").put("method", "subscriptions/listen");
+            body.set("params", listen);
+            BlockingQueue<String> modernLines = new LinkedBlockingQueue<>();
+            modern.client().sendAsync(modern.builder(body, "subscriptions/listen").build(), HttpResponse.BodyHandlers.ofLines())
+                    .thenAccept(response -> Thread.ofVirtual().start(() -> response.body().forEach(modernLines::add)));
+            assertThat(awaitLine(modernLines, "notifications/subscriptions/acknowledged")).isNotNull();
+            streams.add(modernLines);
+        }
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> upstream.openListenStreams() >= 3);
+
+        upstream.withoutTools("add");
+        String told = upstream.liveSessions().stream().filter(upstream::notifyToolsListChanged).findFirst().orElse(null);
+
+        assertThat(told).as("one replica's upstream session was told").isNotNull();
+        for (int i = 0; i < streams.size(); i++) {
+            assertThat(awaitLine(streams.get(i), "notifications/tools/list_changed"))
+                    .as((i % 2 == 0 ? "legacy" : "modern") + " host on replica " + (i / 2 + 1)).isNotNull();
+        }
+    }
+
+    private static String awaitLine(BlockingQueue<String> lines, String containing) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            String line = lines.poll(1, TimeUnit.SECONDS);
+            if (line != null && line.contains(containing)) {
+                return line;
+            }
+        }
+        return null;
+    }
+}
