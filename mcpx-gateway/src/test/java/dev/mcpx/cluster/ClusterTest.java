@@ -190,6 +190,34 @@ class ClusterTest {
     }
 
     @Test
+    @Order(4)
+    void aHeldCallsRequestStateOnAnotherReplicaIsAClearErrorNotAWait() throws Exception {
+        ObjectNode first = Json.object().put("jsonrpc", "2.0").put("id", 1).put("method", "tools/call");
+        ObjectNode params = first.putObject("params").put("name", echo.replace("echo", "ask"));
+        params.putObject("arguments").put("kind", "elicitation");
+        ObjectNode meta = params.putObject("_meta");
+        meta.put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
+        meta.putObject("io.modelcontextprotocol/clientInfo").put("name", "cluster-host").put("version", "1");
+        meta.putObject("io.modelcontextprotocol/clientCapabilities").putObject("elicitation");
+        JsonNode asked = HttpHost.modern(replicas.get(0).mcpUri()).send(first, "tools/call").reply().path("result");
+        assertThat(asked.path("resultType").asString()).isEqualTo("input_required");
+        ObjectNode retry = first.deepCopy().put("id", 2);
+        ObjectNode answers = Json.object();
+        answers.putObject(asked.path("inputRequests").propertyNames().iterator().next()).put("action", "decline");
+        ((ObjectNode) retry.get("params")).set("inputResponses", answers);
+        ((ObjectNode) retry.get("params")).set("requestState", asked.get("requestState"));
+
+        HttpHost.Exchange elsewhere = HttpHost.modern(replicas.get(1).mcpUri()).send(retry, "tools/call");
+
+        assertThat(elsewhere.errorCode()).isEqualTo(-32602);
+        assertThat(elsewhere.reply().path("error").path("message").asString())
+                .contains("issued by another mcpx process").contains("without requestState");
+        HttpHost.Exchange where = HttpHost.modern(replicas.get(0).mcpUri()).send(retry, "tools/call");
+        assertThat(where.reply().path("result").path("resultType").asString())
+                .as("the replica holding it still finishes it: " + where.body()).isEqualTo("complete");
+    }
+
+    @Test
     @Order(5)
     void listChangedFromAnUpstreamReachesHostsOnEveryReplica() throws Exception {
         List<BlockingQueue<String>> streams = new ArrayList<>();
