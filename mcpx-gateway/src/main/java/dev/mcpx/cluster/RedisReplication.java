@@ -1,5 +1,6 @@
 package dev.mcpx.cluster;
 
+import dev.mcpx.front.http.ClusterMembership;
 import dev.mcpx.front.http.HostSessionStore;
 import dev.mcpx.front.http.ListChangeRelay;
 import dev.mcpx.front.http.Replication;
@@ -45,11 +46,24 @@ import tools.jackson.databind.node.ObjectNode;
  * every use; session ends and list changes as messages on the {@code mcpx:events} channel, which
  * each replica reads on a connection of its own.
  */
-public final class RedisReplication implements HostSessionStore, ListChangeRelay {
+public final class RedisReplication implements HostSessionStore, ListChangeRelay, ClusterMembership {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisReplication.class);
     static final String EVENTS = "mcpx:events";
     private static final String KEY_PREFIX = "mcpx:session:";
+    /** The replicas, scored by the Redis time (seconds) of their last heartbeat: no replica's clock matters. */
+    static final String REPLICAS = "mcpx:replicas";
+    private static final Duration HEARTBEAT = Duration.ofSeconds(5);
+    /** A replica silent for three heartbeats is no longer a member. */
+    private static final long MEMBER_SECONDS = 15;
+    private static final String BEAT = """
+            local now = tonumber(redis.call('TIME')[1])
+            redis.call('ZADD', KEYS[1], now, ARGV[1])
+            redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
+            return now""";
+    private static final String MEMBERS = """
+            local now = tonumber(redis.call('TIME')[1])
+            return redis.call('ZRANGEBYSCORE', KEYS[1], now - tonumber(ARGV[1]), '+inf')""";
     /** The hash's fields: version, profile, capabilities, log level, initialized. */
     private static final String VERSION = "v";
     private static final String PROFILE = "p";
@@ -76,6 +90,7 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
     private final List<Consumer<Set<String>>> listsChanged = new CopyOnWriteArrayList<>();
     private final Events events = new Events();
     private final Thread subscriber;
+    private final Thread heartbeat;
     private final CompletableFuture<Void> subscribed = new CompletableFuture<>();
     private volatile boolean closed;
 
@@ -85,6 +100,7 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
         this.expirySeconds = Math.max(1, expiry.toSeconds());
         // one long-lived blocking reader: a platform thread of its own
         this.subscriber = Thread.ofPlatform().daemon().name("mcpx-cluster-events").unstarted(this::readEvents);
+        this.heartbeat = Thread.ofVirtual().name("mcpx-cluster-heartbeat").unstarted(this::beat);
     }
 
     /**
@@ -113,6 +129,7 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
                 .clientConfig(config.build()).poolConfig(pool).build();
         RedisReplication replication = new RedisReplication(redis, replica, expiry);
         replication.call("PING", redis::ping);
+        replication.announce();
         replication.subscriber.start();
         try {
             // events sent before this replica listens would be lost to it
@@ -121,16 +138,42 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
             replication.close();
             throw new SessionStoreException("Redis did not confirm the subscription to " + EVENTS + " within 10 s", e);
         }
+        replication.heartbeat.start();
         return replication;
     }
 
     /** The front's view: this store for sessions and this relay for list changes. */
     public Replication replication() {
-        return new Replication(this, this);
+        return new Replication(this, this, Optional.of(this));
     }
 
+    @Override
     public String replica() {
         return replica;
+    }
+
+    @Override
+    public List<String> members() {
+        Object names = call("ZRANGEBYSCORE", () -> redis.eval(MEMBERS, List.of(REPLICAS), List.of(Long.toString(MEMBER_SECONDS))));
+        return names instanceof List<?> list ? list.stream().map(RedisReplication::text).sorted().toList() : List.of();
+    }
+
+    private void announce() {
+        call("ZADD", () -> redis.eval(BEAT, List.of(REPLICAS), List.of(replica, Long.toString(MEMBER_SECONDS))));
+    }
+
+    /** Says every {@link #HEARTBEAT} that this replica is alive; a missed beat is only logged. */
+    private void beat() {
+        while (!closed) {
+            try {
+                Thread.sleep(HEARTBEAT);
+                announce();
+            } catch (InterruptedException e) {
+                return;
+            } catch (SessionStoreException e) {
+                LOG.warn("cluster: heartbeat: {}", e.getMessage());
+            }
+        }
     }
 
     @Override
@@ -303,6 +346,12 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
             LOG.debug("cluster: unsubscribing: {}", e.getMessage());
         }
         subscriber.interrupt();
+        heartbeat.interrupt();
+        try {
+            redis.zrem(REPLICAS, replica);
+        } catch (JedisException e) {
+            LOG.debug("cluster: leaving the members: {}", e.getMessage());
+        }
         redis.close();
     }
 }

@@ -49,12 +49,13 @@ final class ClusterParser {
         } catch (URISyntaxException e) {
             uri = null;
         }
-        if (uri == null || !("redis".equals(uri.getScheme()) || "rediss".equals(uri.getScheme()))
-                || uri.getHost() == null || uri.getPort() < 1) {
-            // the text may hold a password: the message shows its scheme only
-            String scheme = uri == null || uri.getScheme() == null ? "no scheme" : uri.getScheme() + "://...";
+        boolean redisScheme = uri != null && ("redis".equals(uri.getScheme()) || "rediss".equals(uri.getScheme()));
+        if (!redisScheme || uri.getHost() == null || uri.getPort() < 1) {
+            // the text may hold a password: the message never repeats it
+            String got = uri == null ? "text that is not a URL" : uri.getScheme() == null ? "a URL without a scheme"
+                    : !redisScheme ? "a " + uri.getScheme() + ":// URL" : "a URL without a host and port";
             throw new ConfigException(file, null, where + " must be redis://HOST:PORT or rediss://HOST:PORT "
-                    + "(with user:password@ and /DB if needed), not " + scheme + " without a host and port");
+                    + "(with user:password@ and /DB if needed), not " + got);
         }
         return uri;
     }

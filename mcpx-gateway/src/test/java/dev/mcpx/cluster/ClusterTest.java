@@ -219,6 +219,23 @@ class ClusterTest {
 
     @Test
     @Order(5)
+    void statusNamesEachReplicaAndTheClustersMembers() throws Exception {
+        List<String> names = new ArrayList<>();
+        for (ServeProcess replica : replicas) {
+            names.add(replica.awaitStderr(Pattern.compile("mcpx: replica (\\S+) of the cluster")));
+        }
+        for (int i = 0; i < replicas.size(); i++) {
+            HttpResponse<String> status = HttpHost.modern(mcp).raw(HttpRequest.newBuilder(replicas.get(i).statusUri()).GET().build());
+            JsonNode cluster = Json.parse(status.body()).path("cluster");
+            assertThat(cluster.path("replica").asString()).isEqualTo(names.get(i));
+            List<String> members = new ArrayList<>();
+            cluster.path("members").forEach(member -> members.add(member.asString()));
+            assertThat(members).containsExactlyInAnyOrderElementsOf(names);
+        }
+    }
+
+    @Test
+    @Order(6)
     void listChangedFromAnUpstreamReachesHostsOnEveryReplica() throws Exception {
         List<BlockingQueue<String>> streams = new ArrayList<>();
         for (ServeProcess replica : replicas) {

@@ -21,10 +21,12 @@ final class RedisServer implements AutoCloseable {
     private final Process process;
     private final List<String> output = new ArrayList<>();
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    private final Path socket;
     private HaProxy relay;
 
-    private RedisServer(Process process) {
+    private RedisServer(Process process, Path socket) {
         this.process = process;
+        this.socket = socket;
         Thread.ofVirtual().name("redis-output").start(this::drain);
     }
 
@@ -33,7 +35,7 @@ final class RedisServer implements AutoCloseable {
         Process process = new ProcessBuilder("redis-server", "--port", "0", "--unixsocket", socket.toString(),
                 "--unixsocketperm", "700", "--save", "", "--appendonly", "no", "--dir", dir.toString())
                 .redirectErrorStream(true).start();
-        RedisServer redis = new RedisServer(process);
+        RedisServer redis = new RedisServer(process, socket);
         try {
             redis.ready.get(60, TimeUnit.SECONDS);
             redis.relay = HaProxy.tcpToUnixSocket(dir, socket);
@@ -63,6 +65,11 @@ final class RedisServer implements AutoCloseable {
     /** {@code redis://127.0.0.1:PORT} of the relay in front of it. */
     java.net.URI uri() {
         return java.net.URI.create("redis://127.0.0.1:" + relay.port());
+    }
+
+    /** Its unix socket, for another relay in front of it. */
+    Path socket() {
+        return socket;
     }
 
     String output() {

@@ -52,11 +52,9 @@ public final class HttpFront implements AutoCloseable {
     private final ModernListeners listeners = new ModernListeners();
     private final Runnable unsubscribe;
     private final boolean tls;
-    private final Replication replication;
 
     private HttpFront(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive,
                       SseSettings sse, int tlsScanSeconds, Replication replication) {
-        this.replication = replication;
         if (security.refuses(address)) {
             throw new IllegalArgumentException(address.getHostString() + " is reachable from other machines: "
                     + "a token, or allowUnauthenticated, is required");
@@ -96,7 +94,8 @@ public final class HttpFront implements AutoCloseable {
         telemetry.count("mcpx_sse_evicted_events", "Events dropped from the replay store to stay within its bounds",
                 replayCounters.evictedEvents::get);
         server.setHandler(new GatewayHandler(new AccessGuard(security.tokens(), address.getHostString()), mcp,
-                new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters, telemetry), telemetry));
+                new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters, telemetry,
+                        replication.membership()), telemetry));
         server.setStopTimeout(2_000);
         unsubscribe = gateway.listChanges().subscribe(methods -> {
             tellHosts(methods);

@@ -1,12 +1,14 @@
 package dev.mcpx.front.http;
 
+import java.util.Optional;
+
 /**
  * What the HTTP front shares with the other replicas of a cluster: its legacy sessions and its
- * list changes. Alone, it shares nothing and mcpx is one process.
+ * list changes, and who the replicas are. Alone, it shares nothing and mcpx is one process.
  */
-public record Replication(HostSessionStore sessions, ListChangeRelay lists) {
+public record Replication(HostSessionStore sessions, ListChangeRelay lists, Optional<ClusterMembership> membership) {
 
     public static Replication alone() {
-        return new Replication(HostSessionStore.inMemory(), ListChangeRelay.ALONE);
+        return new Replication(HostSessionStore.inMemory(), ListChangeRelay.ALONE, Optional.empty());
     }
 }
