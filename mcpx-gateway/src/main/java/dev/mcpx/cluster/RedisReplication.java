@@ -1,6 +1,7 @@
 package dev.mcpx.cluster;
 
 import dev.mcpx.front.http.ClusterMembership;
+import dev.mcpx.front.http.HostMessageRelay;
 import dev.mcpx.front.http.HostSessionStore;
 import dev.mcpx.front.http.ListChangeRelay;
 import dev.mcpx.front.http.Replication;
@@ -26,6 +27,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -43,10 +45,11 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * One replica's link to the cluster's Redis: legacy sessions as hashes under
  * {@code mcpx:session:<sha-256 of the id>} with the idle limit as their expiry, pushed back on
- * every use; session ends and list changes as messages on the {@code mcpx:events} channel, which
- * each replica reads on a connection of its own.
+ * every use; session ends, list changes and hosts' messages for calls running elsewhere on the
+ * {@code mcpx:events} channel, which each replica reads on a connection of its own; the live
+ * replicas in {@code mcpx:replicas}.
  */
-public final class RedisReplication implements HostSessionStore, ListChangeRelay, ClusterMembership {
+public final class RedisReplication implements HostSessionStore, ListChangeRelay, HostMessageRelay, ClusterMembership {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisReplication.class);
     static final String EVENTS = "mcpx:events";
@@ -88,6 +91,7 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
     private final long expirySeconds;
     private final List<Consumer<String>> ended = new CopyOnWriteArrayList<>();
     private final List<Consumer<Set<String>>> listsChanged = new CopyOnWriteArrayList<>();
+    private final List<BiConsumer<String, String>> hostMessages = new CopyOnWriteArrayList<>();
     private final Events events = new Events();
     private final Thread subscriber;
     private final Thread heartbeat;
@@ -144,7 +148,7 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
 
     /** The front's view: this store for sessions and this relay for list changes. */
     public Replication replication() {
-        return new Replication(this, this, Optional.of(this));
+        return new Replication(this, this, this, Optional.of(this));
     }
 
     @Override
@@ -257,6 +261,20 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
         listsChanged.add(changed);
     }
 
+    @Override
+    public void forward(String sessionId, String message) {
+        try {
+            publish(Json.object().put("session", sessionId).put("message", message));
+        } catch (SessionStoreException e) {
+            LOG.warn("cluster: could not pass a host's message to the other replicas: {}", e.getMessage());
+        }
+    }
+
+    @Override
+    public void onForwarded(BiConsumer<String, String> deliver) {
+        hostMessages.add(deliver);
+    }
+
     private void publish(ObjectNode event) {
         event.put("from", replica);
         call("PUBLISH", () -> redis.publish(EVENTS, event.toString()));
@@ -304,6 +322,11 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
             String id = Json.text(event, "ended");
             if (id != null) {
                 ended.forEach(consumer -> consumer.accept(id));
+            }
+            String session = Json.text(event, "session");
+            String hostMessage = Json.text(event, "message");
+            if (session != null && hostMessage != null) {
+                hostMessages.forEach(deliver -> deliver.accept(session, hostMessage));
             }
             if (event.get("lists") instanceof ArrayNode lists) {
                 Set<String> methods = new HashSet<>();

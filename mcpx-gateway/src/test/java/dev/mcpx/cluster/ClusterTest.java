@@ -276,6 +276,85 @@ class ClusterTest {
         }
     }
 
+    /** A legacy host that declared elicitation, initialized on {@code replica}. */
+    private static HttpHost elicitingHost(URI replica) throws Exception {
+        HttpHost host = HttpHost.legacy(replica);
+        ObjectNode params = Json.object().put("protocolVersion", "2025-11-25");
+        params.putObject("capabilities").putObject("elicitation");
+        params.putObject("clientInfo").put("name", "cluster-host").put("version", "1");
+        HttpHost.Exchange init = host.request("initialize", params);
+        host.sessionId(init.headers().get("mcp-session-id").getFirst());
+        host.send(Json.object().put("jsonrpc", "2.0").put("method", "notifications/initialized"), null);
+        return host;
+    }
+
+    private static HttpHost sameSessionOn(HttpHost host, URI replica) {
+        HttpHost other = HttpHost.legacy(replica);
+        other.sessionId(host.sessionId());
+        return other;
+    }
+
+    @Test
+    @Order(7)
+    void aLegacyHostsAnswerPostedToAnotherReplicaReachesTheCallThatAsked() throws Exception {
+        HttpHost host = elicitingHost(replicas.get(0).mcpUri());
+        HttpHost elsewhere = sameSessionOn(host, replicas.get(1).mcpUri());
+        ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", 7).put("method", "tools/call");
+        body.putObject("params").put("name", echo.replace("echo", "ask")).putObject("arguments").put("kind", "elicitation");
+        HttpResponse<java.util.stream.Stream<String>> response = host.client().send(host.builder(body, "tools/call").build(),
+                HttpResponse.BodyHandlers.ofLines());
+        List<Integer> answerStatuses = new ArrayList<>();
+
+        CompletableFuture<JsonNode> reply = CompletableFuture.supplyAsync(() -> {
+            for (String line : (Iterable<String>) response.body()::iterator) {
+                if (!line.startsWith("data:") || line.substring(5).isBlank()) {
+                    continue;
+                }
+                JsonNode message = Json.parse(line.substring(5).trim());
+                if (message.has("method") && message.has("id")) {
+                    ObjectNode answer = Json.object().put("jsonrpc", "2.0").set("id", message.get("id"));
+                    answer.putObject("result").put("action", "accept").putObject("content").put("name", "Ada");
+                    try {
+                        answerStatuses.add(elsewhere.send(answer, null).status());
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                } else if (message.has("id")) {
+                    return message;
+                }
+            }
+            return null;
+        }, task -> Thread.ofVirtual().start(task));
+
+        JsonNode answered = reply.get(60, TimeUnit.SECONDS);
+        assertThat(answerStatuses).containsExactly(202);
+        assertThat(answered.path("result").path("content").path(0).path("text").asString()).contains("Ada");
+    }
+
+    @Test
+    @Order(8)
+    void aLegacyHostsCancellationPostedToAnotherReplicaCancelsTheCall() throws Exception {
+        HttpHost host = elicitingHost(replicas.get(0).mcpUri());
+        HttpHost elsewhere = sameSessionOn(host, replicas.get(1).mcpUri());
+        long cancelledBefore = cancellationsSeen();
+        ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", 8).put("method", "tools/call");
+        body.putObject("params").put("name", echo.replace("echo", "slow")).putObject("arguments").put("ms", 120_000);
+        host.client().sendAsync(host.builder(body, "tools/call").build(), HttpResponse.BodyHandlers.discarding());
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> upstream.requests().stream()
+                .anyMatch(request -> "tools/call".equals(request.rpcMethod()) && request.body().contains("120000")));
+
+        ObjectNode cancel = Json.object().put("jsonrpc", "2.0").put("method", "notifications/cancelled");
+        cancel.putObject("params").put("requestId", 8).put("reason", "changed my mind");
+        assertThat(elsewhere.send(cancel, null).status()).isEqualTo(202);
+
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
+                .until(() -> cancellationsSeen() > cancelledBefore);
+    }
+
+    private static long cancellationsSeen() {
+        return upstream.requests().stream().filter(request -> "notifications/cancelled".equals(request.rpcMethod())).count();
+    }
+
     private static String awaitLine(BlockingQueue<String> lines, String containing) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {

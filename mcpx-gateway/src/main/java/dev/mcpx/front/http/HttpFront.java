@@ -82,7 +82,7 @@ public final class HttpFront implements AutoCloseable {
         connector.setAcceptQueueSize(ACCEPT_QUEUE);
         server.addConnector(connector);
         McpEndpoint mcp = new McpEndpoint(gateway.hostRequests(), sessions, listeners, keepAlive, sse,
-                replayCounters, limits.maxMessageBytes());
+                replayCounters, limits.maxMessageBytes(), replication.hostMessages());
         Telemetry telemetry = gateway.telemetry();
         telemetry.front("tcp");
         telemetry.count("mcpx_sse_resumptions", "Legacy SSE streams resumed with Last-Event-ID",

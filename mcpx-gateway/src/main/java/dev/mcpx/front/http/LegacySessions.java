@@ -142,6 +142,11 @@ final class LegacySessions {
         }
     }
 
+    /** This replica's copy of the session, if it has one; the store is not asked. */
+    LegacySession here(String id) {
+        return byId.get(id);
+    }
+
     Collection<LegacySession> all() {
         return byId.values();
     }

@@ -58,9 +58,16 @@ final class McpEndpoint {
     private final JsonRpcCodec codec = new JsonRpcCodec();
     /** Largest POST body, the operator's {@code maxMessageBytes}. */
     private final int maxBody;
+    private final HostMessageRelay relay;
 
     McpEndpoint(HostRequests requests, LegacySessions sessions, ModernListeners listeners, Duration keepAlive,
                 SseSettings sse, ReplayCounters counters, int maxBody) {
+        this(requests, sessions, listeners, keepAlive, sse, counters, maxBody, HostMessageRelay.ALONE);
+    }
+
+    /** {@code relay}: where a host's message about a call this replica does not run goes, and comes from. */
+    McpEndpoint(HostRequests requests, LegacySessions sessions, ModernListeners listeners, Duration keepAlive,
+                SseSettings sse, ReplayCounters counters, int maxBody, HostMessageRelay relay) {
         this.requests = requests;
         this.sessions = sessions;
         this.listeners = listeners;
@@ -68,7 +75,9 @@ final class McpEndpoint {
         this.sse = sse;
         this.listenAndResume = new ListenAndResume(sse, counters, keepAlive);
         this.maxBody = maxBody;
+        this.relay = relay;
         sessions.onTakenUp(this::askRootsOnListen);
+        relay.onForwarded(this::forwarded);
     }
 
     private McpEndpoint(McpEndpoint shared, HostRequests requests) {
@@ -79,6 +88,7 @@ final class McpEndpoint {
         this.sse = shared.sse;
         this.listenAndResume = shared.listenAndResume;
         this.maxBody = shared.maxBody;
+        this.relay = shared.relay;
     }
 
     /** This endpoint for the hosts of profile {@code name} ({@code /mcp/<name>}), or null when there is no such profile. */
@@ -199,10 +209,8 @@ final class McpEndpoint {
                 } else if (Methods.ROOTS_LIST_CHANGED.equals(notification.method())) {
                     fetchRoots(session);
                 } else if (Methods.CANCELLED.equals(notification.method())) {
-                    RequestId id = RequestId.fromJson(notification.params() == null ? null : notification.params().get("requestId"));
-                    Cancellation cancellation = id == null ? null : session.inFlight.get(id);
-                    if (cancellation != null) {
-                        cancellation.cancel(Json.text(notification.params(), "reason"));
+                    if (!cancel(session, notification)) {
+                        relay.forward(session.id, codec.encode(notification));
                     }
                 }
                 Replies.accepted(response, callback);
@@ -231,9 +239,39 @@ final class McpEndpoint {
             }
             default -> {
                 // the host's answer to a sampling/elicitation/roots request mcpx passed to it
-                session.asks.complete(hostMessage);
+                if (!session.asks.complete(hostMessage)) {
+                    relay.forward(session.id, codec.encode(hostMessage));
+                }
                 Replies.accepted(response, callback);
             }
+        }
+    }
+
+    /** Cancels the session's call here the notification names; false when no such call runs here. */
+    private static boolean cancel(LegacySession session, Notification notification) {
+        RequestId id = RequestId.fromJson(notification.params() == null ? null : notification.params().get("requestId"));
+        Cancellation cancellation = id == null ? null : session.inFlight.get(id);
+        if (cancellation != null) {
+            cancellation.cancel(Json.text(notification.params(), "reason"));
+        }
+        return cancellation != null;
+    }
+
+    /** Another replica got a host's message about a call it does not run: if it runs here, it gets it. */
+    private void forwarded(String sessionId, String text) {
+        LegacySession session = sessions.here(sessionId);
+        if (session == null) {
+            return;
+        }
+        try {
+            switch (codec.decode(text)) {
+                case Notification notification when Methods.CANCELLED.equals(notification.method()) -> cancel(session, notification);
+                case Notification other -> LOG.debug("legacy session {}: ignored a forwarded {}", session.auditName, other.method());
+                case Request request -> LOG.debug("legacy session {}: ignored a forwarded request", session.auditName);
+                case JsonRpcMessage answer -> session.asks.complete(answer);
+            }
+        } catch (MalformedMessageException e) {
+            LOG.warn("legacy session {}: a forwarded message did not decode: {}", session.auditName, e.getMessage());
         }
     }
 
