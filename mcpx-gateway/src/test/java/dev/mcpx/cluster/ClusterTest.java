@@ -355,6 +355,22 @@ class ClusterTest {
         return upstream.requests().stream().filter(request -> "notifications/cancelled".equals(request.rpcMethod())).count();
     }
 
+    @Test
+    @Order(9)
+    void resumingOnAReplicaThatDoesNotKeepTheStreamIsAClearRefusalNotALostSession() throws Exception {
+        HttpHost host = elicitingHost(replicas.get(0).mcpUri());
+        HttpHost.Exchange streamed = host.call(echo.replace("echo", "slow"), Json.object().put("ms", 300));
+        String eventId = streamed.body().lines().filter(line -> line.startsWith("id:")).map(line -> line.substring(3).trim())
+                .findFirst().orElseThrow(() -> new AssertionError("no event id in " + streamed.body()));
+
+        HttpResponse<String> resumed = host.raw(HttpRequest.newBuilder(replicas.get(1).mcpUri())
+                .header("Accept", "text/event-stream").header("Mcp-Session-Id", host.sessionId())
+                .header("Last-Event-ID", eventId).timeout(Duration.ofSeconds(60)).GET().build());
+
+        assertThat(resumed.statusCode()).isEqualTo(400);
+        assertThat(resumed.body()).contains("names no stream this session can resume");
+    }
+
     private static String awaitLine(BlockingQueue<String> lines, String containing) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
