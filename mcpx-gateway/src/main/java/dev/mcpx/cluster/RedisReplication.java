@@ -182,7 +182,7 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
 
     @Override
     public void create(SharedSession session) {
-        write(session, false);
+        write(session);
     }
 
     @Override
@@ -207,13 +207,17 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
     }
 
     @Override
-    public void update(SharedSession session) {
-        write(session, true);
+    public void initialized(String id) {
+        write(id, true, List.of(INITIALIZED, "1"));
     }
 
-    private void write(SharedSession session, boolean onlyIfThere) {
-        List<String> args = new ArrayList<>(List.of(Long.toString(expirySeconds), onlyIfThere ? "1" : "0",
-                VERSION, session.version().wire(), INITIALIZED, session.initialized() ? "1" : "0"));
+    @Override
+    public void logLevel(String id, LogLevel level) {
+        write(id, true, List.of(LOG_LEVEL, level.wire()));
+    }
+
+    private void write(SharedSession session) {
+        List<String> args = new ArrayList<>(List.of(VERSION, session.version().wire(), INITIALIZED, session.initialized() ? "1" : "0"));
         if (session.profile() != null) {
             args.addAll(List.of(PROFILE, session.profile()));
         }
@@ -223,7 +227,14 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
         if (session.logLevel() != null) {
             args.addAll(List.of(LOG_LEVEL, session.logLevel().wire()));
         }
-        call("HSET", () -> redis.eval(WRITE, List.of(key(session.id())), args));
+        write(session.id(), false, args);
+    }
+
+    /** Sets {@code fields} (name, value, ...) and the expiry; {@code onlyIfThere}: never brings back a session that ended. */
+    private void write(String id, boolean onlyIfThere, List<String> fields) {
+        List<String> args = new ArrayList<>(List.of(Long.toString(expirySeconds), onlyIfThere ? "1" : "0"));
+        args.addAll(fields);
+        call("HSET", () -> redis.eval(WRITE, List.of(key(id)), args));
     }
 
     @Override

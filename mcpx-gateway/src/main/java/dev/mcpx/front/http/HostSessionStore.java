@@ -1,5 +1,6 @@
 package dev.mcpx.front.http;
 
+import dev.mcpx.router.LogLevel;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -22,8 +23,14 @@ public interface HostSessionStore extends AutoCloseable {
     /** The session as last stored, its expiry pushed back; empty once it ended or expired. */
     Optional<SharedSession> touch(String id);
 
-    /** Stores {@code session}'s new state unless it ended meanwhile. */
-    void update(SharedSession session);
+    /**
+     * Notes that the session's host sent {@code initialized}, unless the session ended meanwhile.
+     * One field at a time: two replicas changing different fields at once both keep their change.
+     */
+    void initialized(String id);
+
+    /** Stores the level the session's host set, unless the session ended meanwhile. */
+    void logLevel(String id, LogLevel level);
 
     /** Ends the session for every replica; false when it was not there. */
     boolean remove(String id);

@@ -1,5 +1,6 @@
 package dev.mcpx.front.http;
 
+import dev.mcpx.router.LogLevel;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,8 +22,13 @@ final class InMemorySessionStore implements HostSessionStore {
     }
 
     @Override
-    public void update(SharedSession session) {
-        byId.replace(session.id(), session);
+    public void initialized(String id) {
+        byId.computeIfPresent(id, (key, session) -> session.withInitialized());
+    }
+
+    @Override
+    public void logLevel(String id, LogLevel level) {
+        byId.computeIfPresent(id, (key, session) -> session.withLogLevel(level));
     }
 
     @Override

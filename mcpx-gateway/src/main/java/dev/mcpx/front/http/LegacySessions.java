@@ -3,6 +3,7 @@ package dev.mcpx.front.http;
 import dev.mcpx.front.FrontLimits;
 import dev.mcpx.front.HostAsks;
 import dev.mcpx.protocol.ProtocolVersion;
+import dev.mcpx.router.LogLevel;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Collection;
@@ -58,8 +59,9 @@ final class LegacySessions {
         byte[] bytes = new byte[16];
         random.nextBytes(bytes);
         LegacySession session = local(HexFormat.of().formatHex(bytes), version, profile, capabilities);
-        byId.put(session.id, session);
+        // stored first: a store that fails leaves no session behind here
         store.create(shared(session));
+        byId.put(session.id, session);
         return session;
     }
 
@@ -95,9 +97,16 @@ final class LegacySessions {
         return session;
     }
 
-    /** Stores what the session's host changed (initialized, log level) for every replica. */
-    void update(LegacySession session) {
-        store.update(shared(session));
+    /** The session's host sent {@code initialized}: every replica is to know. */
+    void initialized(LegacySession session) {
+        store.initialized(session.id);
+        session.initialized = true;
+    }
+
+    /** The session's host set its log level: stored first, so a concurrent request cannot put the old one back. */
+    void logLevel(LegacySession session, LogLevel level) {
+        store.logLevel(session.id, level);
+        session.logLevel = level;
     }
 
     private static SharedSession shared(LegacySession session) {
@@ -125,8 +134,8 @@ final class LegacySessions {
 
     /** Ends the session on every replica; returns this replica's copy (null if it had none). */
     LegacySession remove(String id) {
-        LegacySession session = byId.remove(id);
         store.remove(id);
+        LegacySession session = byId.remove(id);
         if (session != null) {
             ended.accept(session);
         }

@@ -203,8 +203,7 @@ final class McpEndpoint {
         switch (hostMessage) {
             case Notification notification -> {
                 if (Methods.INITIALIZED.equals(notification.method())) {
-                    session.initialized = true;
-                    sessions.update(session);
+                    sessions.initialized(session);
                     fetchRoots(session);
                 } else if (Methods.ROOTS_LIST_CHANGED.equals(notification.method())) {
                     fetchRoots(session);
@@ -232,8 +231,7 @@ final class McpEndpoint {
             case Request hostRequest -> {
                 JsonRpcMessage hostResult = requests.answer(hostRequest, Era.LEGACY, null, new Cancellation());
                 if (Methods.LOGGING_SET_LEVEL.equals(hostRequest.method()) && !(hostResult instanceof ErrorResponse)) {
-                    session.logLevel = LogLevel.parse(Json.text(hostRequest.params(), "level"));
-                    sessions.update(session);
+                    sessions.logLevel(session, LogLevel.parse(Json.text(hostRequest.params(), "level")));
                 }
                 Replies.json(response, callback, 200, hostResult);
             }

@@ -21,11 +21,11 @@ public record SharedSession(String id, ProtocolVersion version, String profile, 
         Objects.requireNonNull(version, "version");
     }
 
-    public SharedSession withLogLevel(LogLevel level) {
+    SharedSession withLogLevel(LogLevel level) {
         return new SharedSession(id, version, profile, capabilities, level, initialized);
     }
 
-    public SharedSession withInitialized() {
+    SharedSession withInitialized() {
         return new SharedSession(id, version, profile, capabilities, logLevel, true);
     }
 }
