@@ -60,11 +60,6 @@ final class McpEndpoint {
     private final int maxBody;
     private final HostMessageRelay relay;
 
-    McpEndpoint(HostRequests requests, LegacySessions sessions, ModernListeners listeners, Duration keepAlive,
-                SseSettings sse, ReplayCounters counters, int maxBody) {
-        this(requests, sessions, listeners, keepAlive, sse, counters, maxBody, HostMessageRelay.ALONE);
-    }
-
     /** {@code relay}: where a host's message about a call this replica does not run goes, and comes from. */
     McpEndpoint(HostRequests requests, LegacySessions sessions, ModernListeners listeners, Duration keepAlive,
                 SseSettings sse, ReplayCounters counters, int maxBody, HostMessageRelay relay) {

@@ -36,10 +36,6 @@ final class StatusPage {
     private final Telemetry telemetry;
     private final Optional<ClusterMembership> cluster;
 
-    StatusPage(Pool pool, Catalogue catalogue, ReplayCounters replay, Telemetry telemetry) {
-        this(pool, catalogue, replay, telemetry, Optional.empty());
-    }
-
     /** {@code cluster}: this replica and its cluster's members, for {@code cluster} on the page. */
     StatusPage(Pool pool, Catalogue catalogue, ReplayCounters replay, Telemetry telemetry, Optional<ClusterMembership> cluster) {
         this.cluster = cluster;
