@@ -73,6 +73,8 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
     private static final String CAPABILITIES = "c";
     private static final String LOG_LEVEL = "l";
     private static final String INITIALIZED = "i";
+    /** One field per resource subscription: {@code s:} and its URI. */
+    private static final String SUBSCRIPTION = "s:";
 
     /** Reads the hash and pushes its expiry back in one round trip. */
     private static final String TOUCH = """
@@ -192,8 +194,14 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
             return Optional.empty();
         }
         Map<String, String> hash = new java.util.HashMap<>();
+        Set<String> subscriptions = new HashSet<>();
         for (int i = 0; i + 1 < flat.size(); i += 2) {
-            hash.put(text(flat.get(i)), text(flat.get(i + 1)));
+            String field = text(flat.get(i));
+            if (field.startsWith(SUBSCRIPTION)) {
+                subscriptions.add(field.substring(SUBSCRIPTION.length()));
+            } else {
+                hash.put(field, text(flat.get(i + 1)));
+            }
         }
         Optional<ProtocolVersion> version = ProtocolVersion.fromWire(hash.get(VERSION));
         if (version.isEmpty()) {
@@ -203,7 +211,7 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
         String capabilities = hash.get(CAPABILITIES);
         return Optional.of(new SharedSession(id, version.get(), hash.get(PROFILE),
                 capabilities == null ? null : Json.parse(capabilities) instanceof ObjectNode object ? object : null,
-                LogLevel.parse(hash.get(LOG_LEVEL)), "1".equals(hash.get(INITIALIZED))));
+                LogLevel.parse(hash.get(LOG_LEVEL)), "1".equals(hash.get(INITIALIZED)), subscriptions));
     }
 
     @Override
@@ -214,6 +222,15 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
     @Override
     public void logLevel(String id, LogLevel level) {
         write(id, true, List.of(LOG_LEVEL, level.wire()));
+    }
+
+    @Override
+    public void subscription(String id, String uri, boolean subscribed) {
+        if (subscribed) {
+            write(id, true, List.of(SUBSCRIPTION + uri, "1"));
+        } else {
+            call("HDEL", () -> redis.hdel(key(id), SUBSCRIPTION + uri));
+        }
     }
 
     private void write(SharedSession session) {

@@ -371,6 +371,34 @@ class ClusterTest {
         assertThat(resumed.body()).contains("names no stream this session can resume");
     }
 
+    @Test
+    @Order(10)
+    void aResourceSubscriptionMadeOnOneReplicaDeliversUpdatesOnTheListenStreamOfAnother() throws Exception {
+        HttpHost host = elicitingHost(replicas.get(0).mcpUri());
+        String uri = "test://counter";
+        assertThat(host.request("resources/subscribe", Json.object().put("uri", uri)).reply().has("result")).isTrue();
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        HttpResponse<?> opened = host.client().sendAsync(HttpRequest.newBuilder(replicas.get(1).mcpUri())
+                        .header("Accept", "text/event-stream").header("Mcp-Session-Id", host.sessionId()).GET().build(),
+                HttpResponse.BodyHandlers.ofLines()).thenApply(response -> {
+                    Thread.ofVirtual().start(() -> response.body().forEach(lines::add));
+                    return response;
+                }).get(60, TimeUnit.SECONDS);
+        assertThat(opened.statusCode()).isEqualTo(200);
+        // the replica that took the session up subscribed its own upstream session too
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> upstream.subscriptions().values().stream()
+                .filter(uris -> uris.contains(uri)).count() >= 2);
+
+        upstream.notifyResourceUpdated(uri);
+
+        assertThat(awaitLine(lines, "notifications/resources/updated")).contains(uri);
+
+        HttpHost third = sameSessionOn(host, replicas.get(2).mcpUri());
+        assertThat(third.request("resources/unsubscribe", Json.object().put("uri", uri)).reply().has("result")).isTrue();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> upstream.subscriptions().values().stream()
+                .noneMatch(uris -> uris.contains(uri)));
+    }
+
     private static String awaitLine(BlockingQueue<String> lines, String containing) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {

@@ -50,7 +50,7 @@ class RedisReplicationTest {
     private static SharedSession session(String id) {
         ObjectNode capabilities = Json.object();
         capabilities.putObject("roots").put("listChanged", true);
-        return new SharedSession(id, ProtocolVersion.fromWire("2025-11-25").orElseThrow(), "team", capabilities, null, false);
+        return new SharedSession(id, ProtocolVersion.fromWire("2025-11-25").orElseThrow(), "team", capabilities, null, false, Set.of());
     }
 
     @Test
@@ -62,11 +62,15 @@ class RedisReplicationTest {
 
             a.logLevel("s-read", LogLevel.parse("debug"));
             b.initialized("s-read");
+            a.subscription("s-read", "test://one", true);
+            b.subscription("s-read", "test://two", true);
+            a.subscription("s-read", "test://one", false);
 
             SharedSession seen = b.touch("s-read").orElseThrow();
             assertThat(seen.initialized()).isTrue();
             assertThat(seen.logLevel()).isEqualTo(LogLevel.parse("debug"));
             assertThat(seen.profile()).isEqualTo("team");
+            assertThat(seen.subscriptions()).containsExactly("test://two");
             assertThat(seen.capabilities().path("roots").path("listChanged").asBoolean()).isTrue();
             assertThat(b.touch("never-created")).isEmpty();
         }

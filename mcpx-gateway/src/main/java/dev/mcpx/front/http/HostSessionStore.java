@@ -32,6 +32,9 @@ public interface HostSessionStore extends AutoCloseable {
     /** Stores the level the session's host set, unless the session ended meanwhile. */
     void logLevel(String id, LogLevel level);
 
+    /** Stores that the session's host subscribed to the resource {@code uri}, or no longer is. */
+    void subscription(String id, String uri, boolean subscribed);
+
     /** Ends the session for every replica; false when it was not there. */
     boolean remove(String id);
 

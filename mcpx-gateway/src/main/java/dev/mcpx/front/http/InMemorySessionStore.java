@@ -32,6 +32,11 @@ final class InMemorySessionStore implements HostSessionStore {
     }
 
     @Override
+    public void subscription(String id, String uri, boolean subscribed) {
+        byId.computeIfPresent(id, (key, session) -> session.withSubscription(uri, subscribed));
+    }
+
+    @Override
     public boolean remove(String id) {
         return byId.remove(id) != null;
     }

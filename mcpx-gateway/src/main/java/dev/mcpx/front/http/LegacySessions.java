@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -35,7 +36,7 @@ final class LegacySessions {
     /** Front-wide, so an event id names one stream of one session. */
     private final AtomicLong streamNumbers = new AtomicLong();
     private final Consumer<LegacySession> ended;
-    private volatile Consumer<LegacySession> takenUp = session -> { };
+    private volatile BiConsumer<LegacySession, SharedSession> takenUp = (session, shared) -> { };
 
     /** {@code ended}: told of each session that is gone here (deleted, expired or forgotten), to release what it held. */
     LegacySessions(Duration idleLimit, FrontLimits limits, SseSettings sse, ReplayCounters counters,
@@ -49,8 +50,8 @@ final class LegacySessions {
         store.onRemovedElsewhere(this::drop);
     }
 
-    /** {@code prepare} readies a session another replica created, as initialize readies a new one. */
-    void onTakenUp(Consumer<LegacySession> prepare) {
+    /** {@code prepare} readies a session another replica created (as stored), as initialize readies a new one. */
+    void onTakenUp(BiConsumer<LegacySession, SharedSession> prepare) {
         this.takenUp = prepare;
     }
 
@@ -93,7 +94,7 @@ final class LegacySessions {
         session.logLevel = shared.logLevel();
         // its roots were asked for where it initialized: ask again once it listens here
         session.rootsWanted = shared.initialized();
-        takenUp.accept(session);
+        takenUp.accept(session, shared);
         return session;
     }
 
@@ -109,9 +110,14 @@ final class LegacySessions {
         session.logLevel = level;
     }
 
+    /** The session's host subscribed to the resource {@code uri}, or unsubscribed: for replicas that take it up later. */
+    void subscription(LegacySession session, String uri, boolean subscribed) {
+        store.subscription(session.id, uri, subscribed);
+    }
+
     private static SharedSession shared(LegacySession session) {
         return new SharedSession(session.id, session.version, session.profile, session.asks.capabilities(),
-                session.logLevel, session.initialized);
+                session.logLevel, session.initialized, java.util.Set.of());
     }
 
     private void forgetIdle() {

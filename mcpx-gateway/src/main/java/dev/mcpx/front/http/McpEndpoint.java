@@ -35,6 +35,7 @@ import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code /mcp} for both eras on one endpoint. A POST is legacy when it is an {@code initialize}
@@ -71,7 +72,7 @@ final class McpEndpoint {
         this.listenAndResume = new ListenAndResume(sse, counters, keepAlive);
         this.maxBody = maxBody;
         this.relay = relay;
-        sessions.onTakenUp(this::askRootsOnListen);
+        sessions.onTakenUp(this::takeUp);
         relay.onForwarded(this::forwarded);
     }
 
@@ -180,6 +181,16 @@ final class McpEndpoint {
         Replies.json(response, callback, 200, hostResult, SESSION_HEADER, session.id);
     }
 
+    /** A session another replica created: asks for roots once it listens here, subscribes to what its host did. */
+    private void takeUp(LegacySession session, SharedSession shared) {
+        askRootsOnListen(session);
+        for (String uri : shared.subscriptions()) {
+            ObjectNode params = Json.object().put("uri", uri);
+            requests.forProfile(session.profile).subscription(
+                    new Request(RequestId.of("mcpx-take-up"), Methods.RESOURCES_SUBSCRIBE, params), session.updates);
+        }
+    }
+
     private void askRootsOnListen(LegacySession session) {
         session.onListen = () -> {
             if (session.rootsWanted) {
@@ -209,8 +220,16 @@ final class McpEndpoint {
                 }
                 Replies.accepted(response, callback);
             }
-            case Request hostRequest when HostRequests.SUBSCRIPTION_METHODS.contains(hostRequest.method()) ->
-                    Replies.json(response, callback, 200, requests.subscription(hostRequest, session.updates));
+            case Request hostRequest when HostRequests.SUBSCRIPTION_METHODS.contains(hostRequest.method()) -> {
+                JsonRpcMessage answer = requests.subscription(hostRequest, session.updates);
+                if (!(answer instanceof ErrorResponse)) {
+                    // every replica's copy subscribes too: the host's listen stream may be on any of them
+                    sessions.subscription(session, Json.text(hostRequest.params(), "uri"),
+                            Methods.RESOURCES_SUBSCRIBE.equals(hostRequest.method()));
+                    relay.forward(session.id, codec.encode(hostRequest));
+                }
+                Replies.json(response, callback, 200, answer);
+            }
             case Request hostRequest when Router.ROUTED.contains(hostRequest.method()) -> {
                 if (!session.calls.tryAcquire()) {
                     requests.refused("maxCallsPerHost");
@@ -260,7 +279,9 @@ final class McpEndpoint {
             switch (codec.decode(text)) {
                 case Notification notification when Methods.CANCELLED.equals(notification.method()) -> cancel(session, notification);
                 case Notification other -> LOG.debug("legacy session {}: ignored a forwarded {}", session.auditName, other.method());
-                case Request request -> LOG.debug("legacy session {}: ignored a forwarded request", session.auditName);
+                case Request request when HostRequests.SUBSCRIPTION_METHODS.contains(request.method()) ->
+                        requests.forProfile(session.profile).subscription(request, session.updates);
+                case Request request -> LOG.debug("legacy session {}: ignored a forwarded {}", session.auditName, request.method());
                 case JsonRpcMessage answer -> session.asks.complete(answer);
             }
         } catch (MalformedMessageException e) {
