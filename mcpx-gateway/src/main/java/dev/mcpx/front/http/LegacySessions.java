@@ -81,7 +81,16 @@ final class LegacySessions {
             return null;
         }
         SharedSession shared = stored.get();
-        LegacySession session = byId.computeIfAbsent(id, unseen -> takeUp(shared));
+        LegacySession session = byId.get(id);
+        if (session == null) {
+            LegacySession fresh = takeUp(shared);
+            session = byId.putIfAbsent(id, fresh);
+            if (session == null) {
+                session = fresh;
+                // outside the map's lock: preparing may ask an upstream (subscriptions)
+                takenUp.accept(fresh, shared);
+            }
+        }
         session.logLevel = shared.logLevel();
         session.initialized |= shared.initialized();
         session.touch();
@@ -94,7 +103,6 @@ final class LegacySessions {
         session.logLevel = shared.logLevel();
         // its roots were asked for where it initialized: ask again once it listens here
         session.rootsWanted = shared.initialized();
-        takenUp.accept(session, shared);
         return session;
     }
 

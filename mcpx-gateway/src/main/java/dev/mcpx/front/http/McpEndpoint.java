@@ -184,6 +184,10 @@ final class McpEndpoint {
     /** A session another replica created: asks for roots once it listens here, subscribes to what its host did. */
     private void takeUp(LegacySession session, SharedSession shared) {
         askRootsOnListen(session);
+        if (session.listen != null) {
+            // a GET of the host got here first
+            session.onListen.run();
+        }
         for (String uri : shared.subscriptions()) {
             ObjectNode params = Json.object().put("uri", uri);
             requests.forProfile(session.profile).subscription(
