@@ -6,6 +6,11 @@ import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.HostPort;
 import dev.mcpx.front.http.HttpFront;
 import dev.mcpx.front.http.HttpSecurity;
+import dev.mcpx.front.http.Replication;
+import dev.mcpx.front.http.SessionStoreException;
+import dev.mcpx.cluster.RedisReplication;
+import java.net.URI;
+import java.util.Optional;
 import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.telemetry.MetricsListener;
@@ -79,6 +84,11 @@ final class ServeCommand implements Callable<Integer> {
                     + (loaded.profiles().named().isEmpty() ? "none" : String.join(", ",
                     new java.util.TreeSet<>(loaded.profiles().named().keySet()))) + ")");
         }
+        Optional<URI> redis = loaded.cluster().redis(System.getenv());
+        if (redis.isPresent() && address == null) {
+            LOG.warn("mcpx.cluster is for serve --http: a stdio gateway serves its one host alone");
+        }
+        String replica = replicaName();
         // stdout belongs to MCP: anything that prints by accident goes to stderr instead
         OutputStream mcpOut = new FileOutputStream(FileDescriptor.out);
         System.setOut(System.err);
@@ -95,14 +105,26 @@ final class ServeCommand implements Callable<Integer> {
             gateway.close();
             return Main.OK;
         }
+        RedisReplication cluster;
         HttpFront http;
         try {
-            http = HttpFront.start(gateway, address, security, HttpFront.DEFAULT_KEEP_ALIVE);
+            cluster = redis.map(uri -> joinCluster(uri, replica)).orElse(null);
+            http = HttpFront.start(gateway, address, security, HttpFront.DEFAULT_KEEP_ALIVE,
+                    cluster == null ? Replication.alone() : cluster.replication());
         } catch (RuntimeException e) {
             gateway.close();
             throw e;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(http::close, "mcpx-http-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            http.close();
+            if (cluster != null) {
+                cluster.close();
+            }
+        }, "mcpx-http-shutdown"));
+        if (cluster != null) {
+            System.err.println("mcpx: replica " + replica + " of the cluster on " + redis.get().getScheme() + "://"
+                    + redis.get().getHost() + ":" + redis.get().getPort());
+        }
         LOG.info("serving on {} (status at /status) with {} upstreams{}", http.mcpUri(), loaded.upstreams().size(),
                 (security.tokens().isEmpty() ? "" : ", bearer tokens: " + security.tokens().stream()
                         .map(t -> t.name() + (t.scope() == FrontToken.Scope.MONITOR ? " (monitoring only)" : ""))
@@ -111,6 +133,28 @@ final class ServeCommand implements Callable<Integer> {
         System.err.println("mcpx: listening on " + http.mcpUri());
         new CountDownLatch(1).await();
         return Main.OK;
+    }
+
+    /** The host name (a pod's name in Kubernetes) and the process id: unique among replicas, and says where to look. */
+    private static String replicaName() {
+        String host = System.getenv("HOSTNAME");
+        if (host == null || host.isBlank()) {
+            try {
+                host = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (java.net.UnknownHostException e) {
+                host = "mcpx";
+            }
+        }
+        return host + "-" + ProcessHandle.current().pid();
+    }
+
+    private static RedisReplication joinCluster(URI redis, String replica) {
+        try {
+            return RedisReplication.connect(redis, replica, HttpFront.IDLE_LIMIT);
+        } catch (SessionStoreException e) {
+            throw new UsageException("mcpx.cluster.redis " + redis.getScheme() + "://" + redis.getHost() + ":"
+                    + redis.getPort() + " does not answer: " + e.getMessage());
+        }
     }
 
     /** Refuses (exit 2) to expose {@code /mcp} beyond loopback with nothing asked of hosts; warns about what it allows. */

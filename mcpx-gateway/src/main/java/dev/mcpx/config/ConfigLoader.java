@@ -87,7 +87,7 @@ public final class ConfigLoader {
             }
         }
         return new GatewayConfig(Optional.of(file), upstreams, options.tokens(), options.http(), options.limits(), options.tls(),
-                profiles, options.telemetry(), options.auth());
+                profiles, options.telemetry(), options.auth(), options.cluster());
     }
 
     /** Two upstreams under one non-empty prefix would put their tools in one namespace. */
@@ -122,15 +122,16 @@ public final class ConfigLoader {
 
     /** The optional top-level {@code "mcpx"} object. */
     record GatewayOptions(List<FrontToken> tokens, Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls,
-                          TelemetryOptions telemetry, Optional<FrontAuth> auth) {
+                          TelemetryOptions telemetry, Optional<FrontAuth> auth,
+                          ClusterOptions cluster) {
 
         private static final java.util.Set<String> KNOWN = java.util.Set.of("token", "tokens", "tls", "http", "limits",
-                "profiles", "search", "metrics", "audit", "logFormat", "auth", "telemetry");
+                "profiles", "search", "metrics", "audit", "logFormat", "auth", "telemetry", "cluster");
 
         static GatewayOptions parse(Path file, JsonNode node, VariableExpander expander) {
             if (node == null) {
                 return new GatewayOptions(List.of(), Optional.empty(), Limits.DEFAULTS, Optional.empty(), TelemetryOptions.DEFAULTS,
-                        Optional.empty());
+                        Optional.empty(), ClusterOptions.NONE);
             }
             if (!(node instanceof ObjectNode options)) {
                 throw new ConfigException(file, null, "\"mcpx\" must be an object, not " + Fields.kind(node));
@@ -138,7 +139,7 @@ public final class ConfigLoader {
             Fields fields = new Fields(file, null, "mcpx.");
             for (String name : options.propertyNames()) {
                 if (!KNOWN.contains(name)) {
-                    throw new ConfigException(file, null, "\"mcpx\" has unknown option \"" + name + "\" (known: token, tokens, auth, tls, http, limits, profiles, search, metrics, audit, logFormat, telemetry)");
+                    throw new ConfigException(file, null, "\"mcpx\" has unknown option \"" + name + "\" (known: token, tokens, auth, tls, http, limits, profiles, search, metrics, audit, logFormat, telemetry, cluster)");
                 }
             }
             FrontOptionsParser front = new FrontOptionsParser(file, expander);
@@ -147,7 +148,8 @@ public final class ConfigLoader {
                     : Optional.of(HostPort.parse(http).orElseThrow(() -> new ConfigException(file, null,
                             "mcpx.http must be HOST:PORT (e.g. 127.0.0.1:8080), not \"" + http + "\"")));
             return new GatewayOptions(front.tokens(options), address, LimitsParser.parse(file, options.get("limits")),
-                    front.tls(options), TelemetryParser.parse(file, options, expander), front.auth(options));
+                    front.tls(options), TelemetryParser.parse(file, options, expander), front.auth(options),
+                    ClusterParser.parse(file, options.get("cluster"), expander));
         }
     }
 }

@@ -18,21 +18,30 @@ import java.util.Optional;
  * @param profiles  what hosts see: {@code mcpx.profiles} and {@code mcpx.search}
  * @param telemetry metrics, the audit log and the log format ({@code mcpx.metrics}, {@code mcpx.audit}, {@code mcpx.logFormat})
  * @param auth      the HTTP front as an OAuth protected resource ({@code mcpx.auth}), if it is one
+ * @param cluster   the Redis shared with other replicas ({@code mcpx.cluster}), if any
  */
 public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
                             Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls, Profiles profiles,
-                            TelemetryOptions telemetry, Optional<FrontAuth> auth) {
+                            TelemetryOptions telemetry, Optional<FrontAuth> auth,
+                            ClusterOptions cluster) {
 
     public GatewayConfig {
         upstreams = List.copyOf(upstreams);
         tokens = List.copyOf(tokens);
     }
 
-    /** A config whose HTTP front takes no OAuth tokens. */
+    /** A config of one process whose HTTP front takes no OAuth tokens. */
     public GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
                          Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls, Profiles profiles,
                          TelemetryOptions telemetry) {
-        this(source, upstreams, tokens, http, limits, tls, profiles, telemetry, Optional.empty());
+        this(source, upstreams, tokens, http, limits, tls, profiles, telemetry, Optional.empty(), ClusterOptions.NONE);
+    }
+
+    /** A config of one process. */
+    public GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstreams, List<FrontToken> tokens,
+                         Optional<InetSocketAddress> http, Limits limits, Optional<TlsFiles> tls, Profiles profiles,
+                         TelemetryOptions telemetry, Optional<FrontAuth> auth) {
+        this(source, upstreams, tokens, http, limits, tls, profiles, telemetry, auth, ClusterOptions.NONE);
     }
 
     /** A config with no front options (no tokens, no TLS, the default limits). */
@@ -76,6 +85,7 @@ public record GatewayConfig(Optional<Path> source, List<UpstreamConfig> upstream
     public String toString() {
         return "GatewayConfig[source=" + source + ", upstreams=" + upstreams + ", tokens="
                 + tokens.stream().map(FrontToken::name).toList() + ", http=" + http + ", limits=" + limits
-                + ", tls=" + tls + ", profiles=" + profiles.named().keySet() + ", telemetry=" + telemetry + ", auth=" + auth + "]";
+                + ", tls=" + tls + ", profiles=" + profiles.named().keySet() + ", telemetry=" + telemetry + ", auth=" + auth
+                + ", cluster=" + cluster.redis().map(uri -> uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort()) + "]";
     }
 }

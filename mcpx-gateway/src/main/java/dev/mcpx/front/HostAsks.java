@@ -38,6 +38,8 @@ public final class HostAsks {
     private final ObjectNode capabilities;
     private final Duration timeout;
     private final AtomicLong ids = new AtomicLong();
+    /** Tells this copy's ids from those of the same session's copy on another replica (their answers may be forwarded here). */
+    private final String idTag = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 16);
     private final Map<RequestId, CompletableFuture<JsonRpcMessage>> waiting = new ConcurrentHashMap<>();
 
     /** {@code capabilities}: what the host declared at initialize (null: nothing). */
@@ -78,7 +80,7 @@ public final class HostAsks {
             throw error(ErrorCodes.METHOD_NOT_FOUND, "the host did not declare the " + capability
                     + " capability, so mcpx cannot pass " + method + " to it");
         }
-        RequestId id = RequestId.of("mcpx-ask-" + ids.incrementAndGet());
+        RequestId id = RequestId.of("mcpx-ask-" + idTag + "-" + ids.incrementAndGet());
         CompletableFuture<JsonRpcMessage> answer = new CompletableFuture<>();
         waiting.put(id, answer);
         try {

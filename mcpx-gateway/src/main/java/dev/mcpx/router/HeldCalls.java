@@ -45,9 +45,14 @@ public final class HeldCalls {
     private final Limits limits;
     private final Map<String, HeldCall> held = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
+    /** Names this process in its tokens, so a token another replica (or an earlier run) issued is told apart. */
+    private final String issuer;
 
     public HeldCalls(Limits limits) {
         this.limits = limits;
+        byte[] bytes = new byte[6];
+        random.nextBytes(bytes);
+        this.issuer = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     /** Calls waiting for their host's retry now. */
@@ -75,6 +80,11 @@ public final class HeldCalls {
             throw invalidParams("inputResponses must be an object");
         }
         HeldCall resumed = state.isString() ? held.get(state.asString()) : null;
+        if (resumed == null && state.isString() && issuedElsewhere(state.asString())) {
+            throw invalidParams("requestState was issued by another mcpx process (another replica behind the same "
+                    + "load balancer, or this one before a restart), and a held call lives only in the process that "
+                    + "started it: send the " + call.method() + " again without requestState");
+        }
         if (resumed == null) {
             throw invalidParams("requestState is not one mcpx issued, or it expired or was already used");
         }
@@ -95,7 +105,7 @@ public final class HeldCalls {
         }
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
-        String token = "mcpx-held." + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        String token = TOKEN_PREFIX + issuer + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         held.put(token, call);
         Thread.ofVirtual().name("mcpx-held-expiry").start(() -> {
             try {
@@ -108,6 +118,17 @@ public final class HeldCalls {
             }
         });
         return token;
+    }
+
+    private static final String TOKEN_PREFIX = "mcpx-held.";
+
+    /** Shaped as this gateway's tokens are, with another process's name in it. */
+    private boolean issuedElsewhere(String token) {
+        if (!token.startsWith(TOKEN_PREFIX)) {
+            return false;
+        }
+        String[] parts = token.substring(TOKEN_PREFIX.length()).split("\\.", -1);
+        return parts.length == 2 && parts[0].length() == issuer.length() && !parts[0].equals(issuer) && parts[1].length() == 43;
     }
 
     private static String target(ObjectNode upstreamRequest) {

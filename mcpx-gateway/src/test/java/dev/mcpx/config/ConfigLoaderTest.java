@@ -310,7 +310,7 @@ class ConfigLoaderTest {
     void badGatewayOptionsAreRejected() {
         assertThat(failure("{'mcpx': [], 'mcpServers': {}}").problem()).isEqualTo("\"mcpx\" must be an object, not an array");
         assertThat(failure("{'mcpx': {'port': 1}, 'mcpServers': {}}").problem())
-                .isEqualTo("\"mcpx\" has unknown option \"port\" (known: token, tokens, auth, tls, http, limits, profiles, search, metrics, audit, logFormat, telemetry)");
+                .isEqualTo("\"mcpx\" has unknown option \"port\" (known: token, tokens, auth, tls, http, limits, profiles, search, metrics, audit, logFormat, telemetry, cluster)");
         assertThat(failure("{'mcpx': {'http': '8080'}, 'mcpServers': {}}").problem())
                 .isEqualTo("mcpx.http must be HOST:PORT (e.g. 127.0.0.1:8080), not \"8080\"");
         assertThat(failure("{'mcpx': {'http': 'localhost:99999'}, 'mcpServers': {}}").problem()).startsWith("mcpx.http must be");

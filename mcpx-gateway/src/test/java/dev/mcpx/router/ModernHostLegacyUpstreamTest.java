@@ -149,6 +149,13 @@ class ModernHostLegacyUpstreamTest {
         String tampered = state.substring(0, state.length() - 1) + (state.endsWith("A") ? "B" : "A");
         Exchange refused = send(retry(first, 3, Json.object(), Json.parse("\"" + tampered + "\"")));
         assertThat(refused.errorCode()).isEqualTo(-32602);
+        assertThat(refused.reply().path("error").path("message").asString()).doesNotContain("another mcpx process");
+        // the same shape with another process's name in it: a replica that does not hold the call
+        String[] parts = state.split("\\.", -1);
+        String foreign = parts[0] + "." + (parts[1].startsWith("A") ? "B" : "A") + parts[1].substring(1) + "." + parts[2];
+        Exchange elsewhere = send(retry(first, 5, Json.object(), Json.parse("\"" + foreign + "\"")));
+        assertThat(elsewhere.errorCode()).isEqualTo(-32602);
+        assertThat(elsewhere.reply().path("error").path("message").asString()).contains("issued by another mcpx process");
         // the genuine state still works after the tampered one was refused
         ObjectNode answers = Json.object();
         answers.set(onlyKey(asked), elicitationAnswer("username", "octocat"));

@@ -34,6 +34,9 @@ public final class HttpFront implements AutoCloseable {
 
     public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(1);
 
+    /** How long a legacy session lives unused (in a shared store: unused on every replica). */
+    public static final Duration IDLE_LIMIT = Duration.ofHours(1);
+
     /**
      * Exchanges served at once. Jetty's default of 200 capped hosts at 200 calls in flight;
      * each waiting call is only a parked virtual thread.
@@ -53,7 +56,7 @@ public final class HttpFront implements AutoCloseable {
     private final boolean tls;
 
     private HttpFront(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive,
-                      SseSettings sse, int tlsScanSeconds) {
+                      SseSettings sse, int tlsScanSeconds, Replication replication) {
         if (security.refuses(address)) {
             throw new IllegalArgumentException(address.getHostString() + " is reachable from other machines: "
                     + "a token, or allowUnauthenticated, is required");
@@ -63,7 +66,7 @@ public final class HttpFront implements AutoCloseable {
                     + "mcpx.auth.resource (the URL hosts reach /mcp at) is required");
         }
         FrontLimits limits = gateway.frontLimits();
-        sessions = new LegacySessions(Duration.ofHours(1), limits, sse, replayCounters,
+        sessions = new LegacySessions(IDLE_LIMIT, limits, sse, replayCounters, replication.sessions(),
                 session -> {
                     gateway.hostRequests().release(session.updates);
                     gateway.hostRequests().roots().remove(session);
@@ -85,7 +88,7 @@ public final class HttpFront implements AutoCloseable {
         connector.setAcceptQueueSize(ACCEPT_QUEUE);
         server.addConnector(connector);
         McpEndpoint mcp = new McpEndpoint(gateway.hostRequests(), sessions, listeners, keepAlive, sse,
-                replayCounters, limits.maxMessageBytes());
+                replayCounters, limits.maxMessageBytes(), replication.hostMessages());
         Telemetry telemetry = gateway.telemetry();
         telemetry.front("tcp");
         telemetry.count("mcpx_sse_resumptions", "Legacy SSE streams resumed with Last-Event-ID",
@@ -100,10 +103,14 @@ public final class HttpFront implements AutoCloseable {
         AccessTokens accessTokens = security.auth().map(auth -> new AccessTokens(auth, AccessTokens.DEFAULT_REFRESH_INTERVAL))
                 .orElse(null);
         server.setHandler(new GatewayHandler(new AccessGuard(security.tokens(), address.getHostString(), resource,
-                accessTokens), resource, mcp, new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters, telemetry),
-                telemetry));
+                accessTokens), resource, mcp, new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters, telemetry,
+                replication.membership()), telemetry));
         server.setStopTimeout(2_000);
-        unsubscribe = gateway.listChanges().subscribe(this::listsChanged);
+        unsubscribe = gateway.listChanges().subscribe(notice -> {
+            listsChanged(notice);
+            replication.lists().publish(notice);
+        });
+        replication.lists().onChangedElsewhere(this::listsChanged);
         sweeper = Thread.ofVirtual().name("mcpx-http-sweeper").unstarted(() -> sweep(sse.sweepEvery()));
     }
 
@@ -126,13 +133,19 @@ public final class HttpFront implements AutoCloseable {
      */
     public static HttpFront start(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive)
             throws Exception {
-        return start(gateway, address, security, keepAlive, SseSettings.DEFAULTS, TLS_SCAN_SECONDS);
+        return start(gateway, address, security, keepAlive, SseSettings.DEFAULTS, TLS_SCAN_SECONDS, Replication.alone());
+    }
+
+    /** As one replica of a cluster: sessions and list changes shared through {@code replication}. */
+    public static HttpFront start(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive,
+                                  Replication replication) throws Exception {
+        return start(gateway, address, security, keepAlive, SseSettings.DEFAULTS, TLS_SCAN_SECONDS, replication);
     }
 
     /** With other SSE limits than the defaults (tests shrink the store and the grace period). */
     static HttpFront start(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive,
                            SseSettings sse) throws Exception {
-        return start(gateway, address, security, keepAlive, sse, TLS_SCAN_SECONDS);
+        return start(gateway, address, security, keepAlive, sse, TLS_SCAN_SECONDS, Replication.alone());
     }
 
     /** How often the certificate files are checked for changes. */
@@ -140,7 +153,12 @@ public final class HttpFront implements AutoCloseable {
 
     static HttpFront start(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive,
                            SseSettings sse, int tlsScanSeconds) throws Exception {
-        HttpFront front = new HttpFront(gateway, address, security, keepAlive, sse, tlsScanSeconds);
+        return start(gateway, address, security, keepAlive, sse, tlsScanSeconds, Replication.alone());
+    }
+
+    private static HttpFront start(Gateway gateway, InetSocketAddress address, HttpSecurity security, Duration keepAlive,
+                                   SseSettings sse, int tlsScanSeconds, Replication replication) throws Exception {
+        HttpFront front = new HttpFront(gateway, address, security, keepAlive, sse, tlsScanSeconds, replication);
         front.server.start();
         front.sweeper.start();
         return front;
@@ -155,7 +173,7 @@ public final class HttpFront implements AutoCloseable {
         return URI.create((tls ? "https://" : "http://") + (host.contains(":") ? "[" + host + "]" : host) + ":" + port() + "/mcp");
     }
 
-    /** Each host hears only of the lists that changed for its profile. */
+    /** Each host listening here hears of the lists that changed for its profile, on this replica or another. */
     private void listsChanged(ListChanges.Notice notice) {
         for (LegacySession session : sessions.all()) {
             SseStream listen = session.listen;

@@ -35,6 +35,7 @@ import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code /mcp} for both eras on one endpoint. A POST is legacy when it is an {@code initialize}
@@ -58,9 +59,11 @@ final class McpEndpoint {
     private final JsonRpcCodec codec = new JsonRpcCodec();
     /** Largest POST body, the operator's {@code maxMessageBytes}. */
     private final int maxBody;
+    private final HostMessageRelay relay;
 
+    /** {@code relay}: where a host's message about a call this replica does not run goes, and comes from. */
     McpEndpoint(HostRequests requests, LegacySessions sessions, ModernListeners listeners, Duration keepAlive,
-                SseSettings sse, ReplayCounters counters, int maxBody) {
+                SseSettings sse, ReplayCounters counters, int maxBody, HostMessageRelay relay) {
         this.requests = requests;
         this.sessions = sessions;
         this.listeners = listeners;
@@ -68,6 +71,9 @@ final class McpEndpoint {
         this.sse = sse;
         this.listenAndResume = new ListenAndResume(sse, counters, keepAlive);
         this.maxBody = maxBody;
+        this.relay = relay;
+        sessions.onTakenUp(this::takeUp);
+        relay.onForwarded(this::forwarded);
     }
 
     private McpEndpoint(McpEndpoint shared, HostRequests requests) {
@@ -78,6 +84,7 @@ final class McpEndpoint {
         this.sse = shared.sse;
         this.listenAndResume = shared.listenAndResume;
         this.maxBody = shared.maxBody;
+        this.relay = shared.relay;
     }
 
     /** This endpoint for the hosts of profile {@code name} ({@code /mcp/<name>}), or null when there is no such profile. */
@@ -115,6 +122,15 @@ final class McpEndpoint {
         String version = headers.get("MCP-Protocol-Version");
         boolean modern = ProtocolVersion.LATEST_MODERN.wire().equals(version)
                 || hostMessage instanceof Request r && HostRequests.eraOf(r) == Era.MODERN;
+        try {
+            post(hostMessage, sessionId, version, modern, request, response, callback);
+        } catch (SessionStoreException e) {
+            storeUnreachable(e, idOf(hostMessage), response, callback);
+        }
+    }
+
+    private void post(JsonRpcMessage hostMessage, String sessionId, String version, boolean modern,
+                      org.eclipse.jetty.server.Request request, Response response, Callback callback) throws Exception {
         if (hostMessage instanceof Request hostRequest && Methods.INITIALIZE.equals(hostRequest.method()) && !modern) {
             initialize(hostRequest, response, callback);
         } else if (sessionId != null) {
@@ -137,6 +153,13 @@ final class McpEndpoint {
         }
     }
 
+    /** The cluster's session store did not answer: this request fails, the session and mcpx go on. */
+    private static void storeUnreachable(SessionStoreException e, RequestId id, Response response, Callback callback) {
+        LOG.warn("legacy sessions: {}", e.getMessage());
+        Replies.error(response, callback, 503, id, JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
+                "mcpx cannot reach its session store right now, retry shortly: " + e.getMessage()));
+    }
+
     /** The body as text, or null past {@code limit} bytes: a chunked body has no length to check up front. */
     private static String boundedBody(org.eclipse.jetty.server.Request request, int limit) throws IOException {
         try (InputStream in = Content.Source.asInputStream(request)) {
@@ -147,14 +170,9 @@ final class McpEndpoint {
 
     private void initialize(Request hostRequest, Response response, Callback callback) {
         ProtocolVersion version = ServerIdentity.negotiate(Json.text(hostRequest.params(), "protocolVersion"));
-        LegacySession session = sessions.create(version);
-        session.profile = requests.profileName();
-        session.asks = new HostAsks(Json.objectAt(hostRequest.params(), "capabilities"), LegacySession.HOST_ANSWER_TIMEOUT);
-        session.onListen = () -> {
-            if (session.rootsWanted) {
-                fetchRoots(session);
-            }
-        };
+        LegacySession session = sessions.create(version, requests.profileName(),
+                Json.objectAt(hostRequest.params(), "capabilities"));
+        askRootsOnListen(session);
         JsonRpcMessage hostResult = requests.answer(hostRequest, Era.LEGACY, null, new Cancellation());
         if (hostResult instanceof ErrorResponse) {
             sessions.remove(session.id);
@@ -162,6 +180,28 @@ final class McpEndpoint {
             return;
         }
         Replies.json(response, callback, 200, hostResult, SESSION_HEADER, session.id);
+    }
+
+    /** A session another replica created: asks for roots once it listens here, subscribes to what its host did. */
+    private void takeUp(LegacySession session, SharedSession shared) {
+        askRootsOnListen(session);
+        if (session.listen != null) {
+            // a GET of the host got here first
+            session.onListen.run();
+        }
+        for (String uri : shared.subscriptions()) {
+            ObjectNode params = Json.object().put("uri", uri);
+            requests.forProfile(session.profile).subscription(
+                    new Request(RequestId.of("mcpx-take-up"), Methods.RESOURCES_SUBSCRIBE, params), session.updates);
+        }
+    }
+
+    private void askRootsOnListen(LegacySession session) {
+        session.onListen = () -> {
+            if (session.rootsWanted) {
+                fetchRoots(session);
+            }
+        };
     }
 
     private void legacy(LegacySession session, JsonRpcMessage hostMessage, String version,
@@ -174,21 +214,27 @@ final class McpEndpoint {
         switch (hostMessage) {
             case Notification notification -> {
                 if (Methods.INITIALIZED.equals(notification.method())) {
-                    session.initialized = true;
+                    sessions.initialized(session);
                     fetchRoots(session);
                 } else if (Methods.ROOTS_LIST_CHANGED.equals(notification.method())) {
                     fetchRoots(session);
                 } else if (Methods.CANCELLED.equals(notification.method())) {
-                    RequestId id = RequestId.fromJson(notification.params() == null ? null : notification.params().get("requestId"));
-                    Cancellation cancellation = id == null ? null : session.inFlight.get(id);
-                    if (cancellation != null) {
-                        cancellation.cancel(Json.text(notification.params(), "reason"));
+                    if (!cancel(session, notification)) {
+                        relay.forward(session.id, codec.encode(notification));
                     }
                 }
                 Replies.accepted(response, callback);
             }
-            case Request hostRequest when HostRequests.SUBSCRIPTION_METHODS.contains(hostRequest.method()) ->
-                    Replies.json(response, callback, 200, requests.subscription(hostRequest, session.updates));
+            case Request hostRequest when HostRequests.SUBSCRIPTION_METHODS.contains(hostRequest.method()) -> {
+                JsonRpcMessage answer = requests.subscription(hostRequest, session.updates);
+                if (!(answer instanceof ErrorResponse)) {
+                    // every replica's copy subscribes too: the host's listen stream may be on any of them
+                    sessions.subscription(session, Json.text(hostRequest.params(), "uri"),
+                            Methods.RESOURCES_SUBSCRIBE.equals(hostRequest.method()));
+                    relay.forward(session.id, codec.encode(hostRequest));
+                }
+                Replies.json(response, callback, 200, answer);
+            }
             case Request hostRequest when Router.ROUTED.contains(hostRequest.method()) -> {
                 if (!session.calls.tryAcquire()) {
                     requests.refused("maxCallsPerHost");
@@ -204,15 +250,47 @@ final class McpEndpoint {
             case Request hostRequest -> {
                 JsonRpcMessage hostResult = requests.answer(hostRequest, Era.LEGACY, null, new Cancellation());
                 if (Methods.LOGGING_SET_LEVEL.equals(hostRequest.method()) && !(hostResult instanceof ErrorResponse)) {
-                    session.logLevel = LogLevel.parse(Json.text(hostRequest.params(), "level"));
+                    sessions.logLevel(session, LogLevel.parse(Json.text(hostRequest.params(), "level")));
                 }
                 Replies.json(response, callback, 200, hostResult);
             }
             default -> {
                 // the host's answer to a sampling/elicitation/roots request mcpx passed to it
-                session.asks.complete(hostMessage);
+                if (!session.asks.complete(hostMessage)) {
+                    relay.forward(session.id, codec.encode(hostMessage));
+                }
                 Replies.accepted(response, callback);
             }
+        }
+    }
+
+    /** Cancels the session's call here the notification names; false when no such call runs here. */
+    private static boolean cancel(LegacySession session, Notification notification) {
+        RequestId id = RequestId.fromJson(notification.params() == null ? null : notification.params().get("requestId"));
+        Cancellation cancellation = id == null ? null : session.inFlight.get(id);
+        if (cancellation != null) {
+            cancellation.cancel(Json.text(notification.params(), "reason"));
+        }
+        return cancellation != null;
+    }
+
+    /** Another replica got a host's message about a call it does not run: if it runs here, it gets it. */
+    private void forwarded(String sessionId, String text) {
+        LegacySession session = sessions.here(sessionId);
+        if (session == null) {
+            return;
+        }
+        try {
+            switch (codec.decode(text)) {
+                case Notification notification when Methods.CANCELLED.equals(notification.method()) -> cancel(session, notification);
+                case Notification other -> LOG.debug("legacy session {}: ignored a forwarded {}", session.auditName, other.method());
+                case Request request when HostRequests.SUBSCRIPTION_METHODS.contains(request.method()) ->
+                        requests.forProfile(session.profile).subscription(request, session.updates);
+                case Request request -> LOG.debug("legacy session {}: ignored a forwarded {}", session.auditName, request.method());
+                case JsonRpcMessage answer -> session.asks.complete(answer);
+            }
+        } catch (MalformedMessageException e) {
+            LOG.warn("legacy session {}: a forwarded message did not decode: {}", session.auditName, e.getMessage());
         }
     }
 
@@ -347,7 +425,13 @@ final class McpEndpoint {
             Replies.text(response, callback, 405, "text/plain", "GET needs an Mcp-Session-Id (legacy listen stream)\n", "Allow", "POST");
             return;
         }
-        LegacySession session = session(sessionId);
+        LegacySession session;
+        try {
+            session = session(sessionId);
+        } catch (SessionStoreException e) {
+            storeUnreachable(e, null, response, callback);
+            return;
+        }
         if (session == null) {
             Replies.error(response, callback, 404, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Session not found: " + sessionId));
             return;
@@ -361,7 +445,13 @@ final class McpEndpoint {
             Replies.text(response, callback, 405, "text/plain", "DELETE needs an Mcp-Session-Id\n", "Allow", "POST");
             return;
         }
-        LegacySession session = session(sessionId) == null ? null : sessions.remove(sessionId);
+        LegacySession session;
+        try {
+            session = session(sessionId) == null ? null : sessions.remove(sessionId);
+        } catch (SessionStoreException e) {
+            storeUnreachable(e, null, response, callback);
+            return;
+        }
         if (session == null) {
             Replies.error(response, callback, 404, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Session not found: " + sessionId));
             return;

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import tools.jackson.databind.node.ArrayNode;
@@ -33,8 +34,11 @@ final class StatusPage {
     private final Catalogue catalogue;
     private final ReplayCounters replay;
     private final Telemetry telemetry;
+    private final Optional<ClusterMembership> cluster;
 
-    StatusPage(Pool pool, Catalogue catalogue, ReplayCounters replay, Telemetry telemetry) {
+    /** {@code cluster}: this replica and its cluster's members, for {@code cluster} on the page. */
+    StatusPage(Pool pool, Catalogue catalogue, ReplayCounters replay, Telemetry telemetry, Optional<ClusterMembership> cluster) {
+        this.cluster = cluster;
         this.pool = pool;
         this.catalogue = catalogue;
         this.replay = replay;
@@ -105,7 +109,19 @@ final class StatusPage {
         sse.put("keptEvents", replay.keptEvents.get());
         sse.put("keptBytes", replay.keptBytes.get());
         page.set("catalogue", merged());
+        cluster.ifPresent(membership -> page.set("cluster", cluster(membership)));
         return page;
+    }
+
+    private static ObjectNode cluster(ClusterMembership membership) {
+        ObjectNode entry = Json.object().put("replica", membership.replica());
+        try {
+            membership.members().forEach(entry.putArray("members")::add);
+        } catch (SessionStoreException e) {
+            entry.putNull("members");
+            entry.put("error", e.getMessage());
+        }
+        return entry;
     }
 
     /** A profile's path, servers, search mode and how many tools its hosts can call now. */

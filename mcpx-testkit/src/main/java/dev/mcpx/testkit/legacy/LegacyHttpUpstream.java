@@ -300,13 +300,22 @@ public final class LegacyHttpUpstream implements AutoCloseable {
 
     /** Sends {@code notifications/tools/list_changed} on every open listen stream. */
     public void notifyToolsListChanged() {
-        String message = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}";
-        for (FakeSession session : sessions.values()) {
-            EventLog listen = session.listenStreamIfOpen();
-            if (listen != null) {
-                listen.append(message);
-            }
+        sessions.keySet().forEach(this::notifyToolsListChanged);
+    }
+
+    /**
+     * Sends {@code notifications/tools/list_changed} on the listen stream of session {@code id}
+     * only, as a server tells the one client whose request changed its tools; false when that
+     * session has no open listen stream.
+     */
+    public boolean notifyToolsListChanged(String id) {
+        FakeSession session = sessions.get(id);
+        EventLog listen = session == null ? null : session.listenStreamIfOpen();
+        if (listen == null) {
+            return false;
         }
+        listen.append("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}");
+        return true;
     }
 
 
