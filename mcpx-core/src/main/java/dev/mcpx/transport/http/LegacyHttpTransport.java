@@ -29,8 +29,10 @@ import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -56,8 +58,7 @@ final class LegacyHttpTransport implements Transport {
     private final JsonRpcCodec codec;
     private final AtomicReference<Session> session = new AtomicReference<>(Session.NONE);
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** Requests waiting for their status line, by the thread that sends each (interrupted on abandon). */
-    private final Map<RequestId, Thread> inFlight = new ConcurrentHashMap<>();
+    private final Map<RequestId, CompletableFuture<HttpResponse<InputStream>>> inFlight = new ConcurrentHashMap<>();
     private final Set<ResponseStream> responseStreams = ConcurrentHashMap.newKeySet();
     /** JSON answers being read, by request: a body that stalls after its headers is closed on abandon. */
     private final Map<RequestId, InputStream> jsonBodies = new ConcurrentHashMap<>();
@@ -102,13 +103,11 @@ final class LegacyHttpTransport implements Transport {
         if (message instanceof Request request) {
             // A JSON answer's status line comes only with the result, however long the tool runs:
             // a request's send returns at once so the client's timeout holds; its outcome is an event.
-            // One virtual thread carries the exchange: HttpClient.send runs its stages inline where
-            // sendAsync hands each to a new thread (a third of the hop's CPU, docs/benchmarks.md).
-            HttpRequest post = builder.build();
-            Thread exchange = Thread.ofVirtual().name("mcpx-legacy-request-" + request.id())
-                    .unstarted(() -> exchangeRequest(request, initialize, sentWith, post));
+            CompletableFuture<HttpResponse<InputStream>> exchange =
+                    http.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
             inFlight.put(request.id(), exchange);
-            exchange.start();
+            Thread.ofVirtual().name("mcpx-legacy-request-" + request.id())
+                    .start(() -> awaitAnswer(request, initialize, sentWith, exchange));
             return;
         }
         // notifications and responses wait for their 202, but never longer than a stalled upstream deserves
@@ -121,20 +120,19 @@ final class LegacyHttpTransport implements Transport {
         ResponseBodies.discard(response.body());
     }
 
-    /** Sends a request and waits for its status line, then delivers its answer, or fails it with the typed reason. */
-    private void exchangeRequest(Request request, boolean initialize, String sentWith, HttpRequest post) {
+    /** Waits for a request's status line, then delivers its answer, or fails it with the typed reason. */
+    private void awaitAnswer(Request request, boolean initialize, String sentWith,
+                             CompletableFuture<HttpResponse<InputStream>> exchange) {
         RequestId id = request.id();
-        Thread exchange = Thread.currentThread();
         HttpResponse<InputStream> response;
         try {
-            response = http.send(post, HttpResponse.BodyHandlers.ofInputStream());
-        } catch (InterruptedException e) {
-            // abandoned or closed: send cancelled the exchange
+            response = exchange.get();
+        } catch (CancellationException | InterruptedException e) {
             inFlight.remove(id, exchange);
             return;
-        } catch (IOException | RuntimeException e) {
+        } catch (ExecutionException e) {
             inFlight.remove(id, exchange);
-            failed(id, PostFailure.of(id, request.method(), description(), description(), sendFailure(e)));
+            failed(id, PostFailure.of(id, request.method(), description(), description(), e.getCause()));
             return;
         }
         int status = response.statusCode();
@@ -167,15 +165,6 @@ final class LegacyHttpTransport implements Transport {
             return;
         }
         readJsonAnswer(id, response);
-    }
-
-    /**
-     * What the exchange failed with: send rethrows a plain IOException around the exchange's own
-     * failure (an EOF, a reset), which is what {@link PostFailure} tells apart.
-     */
-    private static Throwable sendFailure(Exception thrown) {
-        return thrown.getClass() == IOException.class && thrown.getCause() instanceof IOException original
-                ? original : thrown;
     }
 
     private void readJsonAnswer(RequestId id, HttpResponse<InputStream> response) {
@@ -268,9 +257,9 @@ final class LegacyHttpTransport implements Transport {
      */
     @Override
     public boolean abandon(RequestId id) {
-        Thread exchange = inFlight.remove(id);
+        CompletableFuture<HttpResponse<InputStream>> exchange = inFlight.remove(id);
         if (exchange != null) {
-            exchange.interrupt();
+            exchange.cancel(true);
         }
         InputStream body = jsonBodies.remove(id);
         if (body != null) {
@@ -315,7 +304,7 @@ final class LegacyHttpTransport implements Transport {
             return;
         }
         stopListening();
-        inFlight.values().forEach(Thread::interrupt);
+        inFlight.values().forEach(exchange -> exchange.cancel(true));
         responseStreams.forEach(ResponseStream::stop);
         String current = session.getAndSet(Session.NONE).current();
         if (current != null) {
