@@ -26,6 +26,13 @@ public interface HostObserver {
     default void answered(Request hostRequest, Era era, JsonRpcMessage answer, long nanos) {
     }
 
+    /**
+     * A host's session in {@code protocolVersion} ended after {@code nanos}: a legacy HTTP session
+     * from its initialize to its DELETE or expiry, a stdio host's from its first request to stdin's end.
+     */
+    default void sessionEnded(String protocolVersion, long nanos) {
+    }
+
     /** A host request was refused by the operator's limit {@code limit} (e.g. {@code maxCallsPerHost}). */
     default void refused(String limit) {
     }

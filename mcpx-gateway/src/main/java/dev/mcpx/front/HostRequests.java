@@ -273,6 +273,11 @@ public final class HostRequests {
         observer.refused(limit);
     }
 
+    /** A host's session ended (see {@link HostObserver#sessionEnded}); both fronts report here. */
+    public void sessionEnded(String protocolVersion, long nanos) {
+        observer.sessionEnded(protocolVersion, nanos);
+    }
+
     private JsonRpcMessage answered(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
                                     Cancellation cancellation, ObjectNode hostCapabilities, ServerRequestHandler hostAsks,
                                     Consumer<ObjectNode> hostLog, LogLevel legacyLogLevel, String hostSession) {

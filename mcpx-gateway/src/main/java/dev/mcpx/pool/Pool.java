@@ -37,6 +37,7 @@ public final class Pool implements AutoCloseable {
     private final Map<String, Upstream> upstreams = new LinkedHashMap<>();
     private final List<BiConsumer<String, ObjectNode>> resourceListeners = new CopyOnWriteArrayList<>();
     private volatile ServerRequestHandler outsideCalls = ServerRequestHandler.pingOnly();
+    private volatile SessionEnded sessionsEnded = SessionEnded.NONE;
 
     public Pool(Catalogue catalogue, ClientFactory clients, Backoff backoff) {
         this.catalogue = catalogue;
@@ -67,7 +68,8 @@ public final class Pool implements AutoCloseable {
                 Upstream existing = upstreams.get(entry.name());
                 if (existing == null) {
                     existing = new Upstream(entry, catalogue, clients, backoff, timer, this::resourceUpdated,
-                            (method, params) -> outsideCalls.handle(method, params));
+                            (method, params) -> outsideCalls.handle(method, params),
+                            (upstream, transport, version, nanos) -> sessionsEnded.ended(upstream, transport, version, nanos));
                     for (Upstream changed : stopped) {
                         if (changed.name().equals(entry.name())) {
                             existing.inheritSubscriptions(changed);
@@ -117,6 +119,11 @@ public final class Pool implements AutoCloseable {
     public Runnable onResourceUpdated(BiConsumer<String, ObjectNode> listener) {
         resourceListeners.add(listener);
         return () -> resourceListeners.remove(listener);
+    }
+
+    /** {@code listener} hears of every upstream session that ends from now on (telemetry's session durations). */
+    public void onSessionEnded(SessionEnded listener) {
+        sessionsEnded = listener;
     }
 
     private void resourceUpdated(String upstream, ObjectNode params) {

@@ -82,9 +82,14 @@ public final class Upstream {
     private String protocolVersion;
     private Long lastPid;
 
+    private final SessionEnded sessionsEnded;
+    /** When the current upstream session began: the client's connect, or its last re-initialize. */
+    private volatile long sessionSinceNanos;
+
     Upstream(UpstreamConfig config, Catalogue catalogue, ClientFactory clients, Backoff backoff,
              ScheduledExecutorService timer, BiConsumer<String, ObjectNode> resourceUpdates,
-             ServerRequestHandler outsideCalls) {
+             ServerRequestHandler outsideCalls, SessionEnded sessionsEnded) {
+        this.sessionsEnded = sessionsEnded;
         this.config = config;
         this.catalogue = catalogue;
         this.clients = clients;
@@ -142,6 +147,7 @@ public final class Upstream {
             state = UpstreamState.UP;
             reason = null;
             upSinceNanos = System.nanoTime();
+            sessionSinceNanos = upSinceNanos;
             era = candidate.server().era().name().toLowerCase(java.util.Locale.ROOT);
             protocolVersion = candidate.server().protocolVersion().wire();
             lastPid = candidate.pid().orElse(null);
@@ -238,7 +244,14 @@ public final class Upstream {
                 case PROMPTS -> EnumSet.of(ListKind.PROMPTS);
                 case RESOURCES -> EnumSet.of(ListKind.RESOURCES, ListKind.RESOURCE_TEMPLATES);
             });
-            case ClientEvent.Reinitialized reinitialized -> refreshLater(id, EnumSet.allOf(ListKind.class));
+            case ClientEvent.Reinitialized reinitialized -> {
+                if (currentClient(id) != null) {
+                    long now = System.nanoTime();
+                    sessionsEnded.ended(name(), config.transport(), protocolVersion, now - sessionSinceNanos);
+                    sessionSinceNanos = now;
+                }
+                refreshLater(id, EnumSet.allOf(ListKind.class));
+            }
             case ClientEvent.EraChanged changed -> eraChanged(id, changed);
             case ClientEvent.Closed closed -> connectionDied(id, closed.cause());
             case ClientEvent.Log log -> LOG.debug("{}: {}", name(), log.params());
@@ -428,6 +441,7 @@ public final class Upstream {
 
     private void retire(McpClient old) {
         if (old != null) {
+            sessionsEnded.ended(name(), config.transport(), protocolVersion, System.nanoTime() - sessionSinceNanos);
             ClientCounters.Snapshot s = old.counters().snapshot();
             retired = new ClientCounters.Snapshot(retired.requests() + s.requests(),
                     retired.reinitializations() + s.reinitializations(), retired.reissues() + s.reissues(),

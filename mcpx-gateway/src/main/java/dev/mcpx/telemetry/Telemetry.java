@@ -51,11 +51,17 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
     /** The bucket bounds the MCP semantic conventions advise for operation durations, in seconds. */
     static final double[] DURATION_BUCKETS = {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300};
 
+    /** Sessions last from seconds to days: the operation buckets, then up to a day. */
+    static final double[] SESSION_BUCKETS = {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800,
+        3600, 14400, 86400};
+
     static final String UPSTREAM = "mcpx_upstream";
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final Histogram server;
     private final Histogram client;
+    private final Histogram serverSessions;
+    private final Histogram clientSessions;
     private final Counter recoveries;
     private final Counter refusals;
     private final Gauge inFlight;
@@ -90,6 +96,20 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
                 .labelNames(UPSTREAM, "mcp_method_name", "gen_ai_tool_name", "gen_ai_prompt_name", "error_type",
                         "mcp_protocol_version", "network_transport")
                 .classicOnly().classicUpperBounds(DURATION_BUCKETS).register(registry);
+        serverSessions = Histogram.builder().name("mcp_server_session_duration").unit(Unit.SECONDS)
+                .help("Host sessions that ended: a legacy HTTP session, a stdio host's connection (mcp.server.session.duration)")
+                .labelNames("mcp_protocol_version", "network_transport")
+                .classicOnly().classicUpperBounds(SESSION_BUCKETS).register(registry);
+        clientSessions = Histogram.builder().name("mcp_client_session_duration").unit(Unit.SECONDS)
+                .help("Upstream sessions that ended: a client closed or replaced, a legacy session re-initialized"
+                        + " (mcp.client.session.duration)")
+                .labelNames(UPSTREAM, "mcpx_transport", "mcp_protocol_version")
+                .classicOnly().classicUpperBounds(SESSION_BUCKETS).register(registry);
+        pool.onSessionEnded((upstream, transport, spoken, nanos) -> {
+            if (metrics) {
+                clientSessions.labelValues(upstream, transport, spoken == null ? "" : spoken).observe(nanos / 1e9);
+            }
+        });
         recoveries = Counter.builder().name("mcpx_call_recoveries")
                 .help("Recoveries host calls got: retry, reinitialize, reissue, reissue_declined (outcome unknown), "
                         + "correction, era_switch")
@@ -188,6 +208,13 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
         server.labelValues(hostRequest.method(), toolName(hostRequest.method(), name), promptName(hostRequest.method(), name),
                 errorType, era == Era.MODERN ? ProtocolVersion.LATEST_MODERN.wire() : "", frontTransport)
                 .observe(nanos / 1e9);
+    }
+
+    @Override
+    public void sessionEnded(String protocolVersion, long nanos) {
+        if (metrics) {
+            serverSessions.labelValues(protocolVersion, frontTransport).observe(nanos / 1e9);
+        }
     }
 
     @Override

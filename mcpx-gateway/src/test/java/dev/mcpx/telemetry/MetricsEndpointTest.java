@@ -1,6 +1,7 @@
 package dev.mcpx.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.mcpx.config.FrontToken;
 import dev.mcpx.config.GatewayConfig;
@@ -9,7 +10,9 @@ import dev.mcpx.config.TelemetryOptions;
 import dev.mcpx.front.http.HttpFront;
 import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.gateway.Gateway;
+import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.TestGateways;
+import dev.mcpx.protocol.Json;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -76,6 +79,31 @@ class MetricsEndpointTest {
             HttpResponse<String> scraped = get(front.mcpUri().resolve("/metrics"), null);
             assertThat(scraped.statusCode()).isEqualTo(404);
             assertThat(scraped.body()).contains("mcpx.metrics");
+        }
+    }
+
+    @Test
+    void sessionDurationsAreRecordedWhenAHostSessionAndAnUpstreamSessionEnd() throws Exception {
+        GatewayConfig config = new GatewayConfig(Optional.empty(), List.of(TestGateways.fake("fake")), List.of(),
+                Optional.empty(), Limits.DEFAULTS, Optional.empty(), new TelemetryOptions(true, Optional.empty(), false));
+        try (Gateway gateway = Gateway.start(config, TestGateways.settings(), Map.of());
+             HttpFront front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE,
+                     Duration.ofMillis(200))) {
+            gateway.pool().awaitFirstAttempts(Duration.ofSeconds(60));
+            HttpHost host = HttpHost.legacy(front.mcpUri());
+            host.initialize();
+            HttpResponse<String> deleted = host.raw(HttpRequest.newBuilder(front.mcpUri()).DELETE()
+                    .header("Mcp-Session-Id", host.sessionId()).header("MCP-Protocol-Version", "2025-11-25").build());
+            assertThat(deleted.statusCode()).isLessThan(300);
+            assertThat(get(front.mcpUri().resolve("/metrics"), null).body()).contains(
+                    "mcp_server_session_duration_seconds_count{mcp_protocol_version=\"2025-11-25\",network_transport=\"tcp\"} 1");
+
+            HttpHost caller = HttpHost.legacy(front.mcpUri());
+            caller.initialize();
+            caller.call("fake__die", Json.object());
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(get(front.mcpUri().resolve("/metrics"),
+                    null).body()).containsPattern("mcp_client_session_duration_seconds_count\\{mcp_protocol_version=\"[^\"]+\","
+                    + "mcpx_transport=\"stdio\",mcpx_upstream=\"fake\"} 1"));
         }
     }
 }

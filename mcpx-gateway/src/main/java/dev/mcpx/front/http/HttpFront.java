@@ -70,6 +70,7 @@ public final class HttpFront implements AutoCloseable {
                 session -> {
                     gateway.hostRequests().release(session.updates);
                     gateway.hostRequests().roots().remove(session);
+                    gateway.hostRequests().sessionEnded(session.version.wire(), System.nanoTime() - session.startedNanos);
                 });
         server = new Server(new VirtualThreadPool(MAX_CONCURRENT_EXCHANGES));
         HttpConfiguration http = new HttpConfiguration();

@@ -53,6 +53,8 @@ final class LegacySession {
     /** Runs when a new listen stream is the session's (set at initialize: asks for wanted roots). */
     volatile Runnable onListen = () -> { };
     private volatile long lastUsedNanos = System.nanoTime();
+    /** When this replica created or took up the session: its duration is measured from here. */
+    final long startedNanos = System.nanoTime();
 
     LegacySession(String id, ProtocolVersion version, CallLimit calls, ReplayStore replay) {
         this.id = id;

@@ -21,6 +21,7 @@ import dev.mcpx.protocol.MalformedMessageException;
 import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
+import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.router.LogLevel;
 import dev.mcpx.router.ResourceSubscriptions;
@@ -30,6 +31,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -88,6 +90,10 @@ public final class StdioFront {
     /** The level a legacy host set with logging/setLevel (null: none yet). */
     private volatile LogLevel logLevel;
 
+    /** The version the host spoke (its initialize's, or the modern one), null until its first request. */
+    private volatile String sessionVersion;
+    private volatile long sessionSinceNanos;
+
     /** Serves until the host closes stdin. */
     public void run() throws IOException {
         Runnable unsubscribe = changes.subscribe(this::listsChanged);
@@ -113,6 +119,9 @@ public final class StdioFront {
             inFlight.values().forEach(cancellation -> cancellation.cancel("host disconnected"));
             hostGone = true;
             requests.roots().remove(this);
+            if (sessionVersion != null) {
+                requests.sessionEnded(sessionVersion, System.nanoTime() - sessionSinceNanos);
+            }
             LOG.info("host closed stdin; {} calls cancelled", inFlight.size());
         }
     }
@@ -152,6 +161,10 @@ public final class StdioFront {
             return;
         }
         Era era = HostRequests.eraOf(hostRequest);
+        if (sessionVersion == null) {
+            sessionSinceNanos = System.nanoTime();
+            sessionVersion = era == Era.MODERN ? ProtocolVersion.LATEST_MODERN.wire() : "";
+        }
         if (era == Era.LEGACY && Methods.INITIALIZE.equals(hostRequest.method())) {
             asks = new HostAsks(Json.objectAt(hostRequest.params(), "capabilities"), HOST_ANSWER_TIMEOUT);
         }
@@ -167,6 +180,11 @@ public final class StdioFront {
                             return true;
                         }, cancellation),
                         hostLog -> send(new Notification(Methods.MESSAGE, hostLog)), logLevel, "stdio");
+                if (Methods.INITIALIZE.equals(hostRequest.method())
+                        && hostResult instanceof JsonRpcMessage.Result initialized) {
+                    // the version mcpx agreed to, never the host's own string (a metric label)
+                    sessionVersion = Objects.requireNonNullElse(Json.text(initialized.result(), "protocolVersion"), "");
+                }
                 if (Methods.LOGGING_SET_LEVEL.equals(hostRequest.method()) && !(hostResult instanceof ErrorResponse)) {
                     logLevel = LogLevel.parse(Json.text(hostRequest.params(), "level"));
                 }
