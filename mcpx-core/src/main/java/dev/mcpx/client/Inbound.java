@@ -42,6 +42,9 @@ final class Inbound {
 
         Era era();
 
+        /** Whether a modern list change with these params names the list-change listen now open. */
+        boolean listChangeIsLive(ObjectNode params);
+
         /** The client's resource watch, or null while it has none. */
         ResourceWatch resourceWatch();
 
@@ -146,9 +149,9 @@ final class Inbound {
                     waiter.progress().accept(params);
                 }
             }
-            case Methods.TOOLS_LIST_CHANGED -> link.listChanged(CatalogueKind.TOOLS);
-            case Methods.RESOURCES_LIST_CHANGED -> link.listChanged(CatalogueKind.RESOURCES);
-            case Methods.PROMPTS_LIST_CHANGED -> link.listChanged(CatalogueKind.PROMPTS);
+            case Methods.TOOLS_LIST_CHANGED -> listChanged(CatalogueKind.TOOLS, params);
+            case Methods.RESOURCES_LIST_CHANGED -> listChanged(CatalogueKind.RESOURCES, params);
+            case Methods.PROMPTS_LIST_CHANGED -> listChanged(CatalogueKind.PROMPTS, params);
             case Methods.RESOURCES_UPDATED -> resourceUpdated(params);
             case Methods.SUBSCRIPTIONS_ACKNOWLEDGED -> {
                 ResourceWatch watch = link.resourceWatch();
@@ -162,6 +165,15 @@ final class Inbound {
             }
             default -> log.debug("{}: ignored notification {}", name, notification.method());
         }
+    }
+
+    /** A modern list change counts only from the listen now open: one naming an ended or foreign subscription is dropped. */
+    private void listChanged(CatalogueKind kind, ObjectNode params) {
+        if (link.era() == Era.MODERN && !link.listChangeIsLive(params)) {
+            log.debug("{}: dropped a {} list change from a subscription not open now", name, kind);
+            return;
+        }
+        link.listChanged(kind);
     }
 
     /** A modern update counts only from a stream still in use: a superseded stream's copy would be a duplicate. */

@@ -4,8 +4,10 @@ import dev.mcpx.protocol.HttpStatusException;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.MetaKeys;
+import dev.mcpx.protocol.RequestId;
 import java.time.Duration;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -28,19 +30,37 @@ final class ListenLoop {
 
     private final String name;
     private final ObjectNode filter;
-    private final BiConsumer<ObjectNode, Cancellation> listen;
+    private final Listen listen;
+    /** The request id of the listen now open; list changes naming another are stale or not ours. */
+    private volatile RequestId live;
     private volatile boolean stopped;
     private volatile Thread thread;
 
     /**
      * @param filter the list-change part of the filter (may be empty)
-     * @param listen sends {@code subscriptions/listen} with these params and blocks until it
-     *     ends or the cancellation fires
+     * @param listen sends {@code subscriptions/listen} with these params, reports its request id
+     *     once sent, and blocks until it ends or the cancellation fires
      */
-    ListenLoop(String name, ObjectNode filter, BiConsumer<ObjectNode, Cancellation> listen) {
+    ListenLoop(String name, ObjectNode filter, Listen listen) {
         this.name = name;
         this.filter = filter == null ? Json.object() : filter;
         this.listen = listen;
+    }
+
+    /** Sends one {@code subscriptions/listen}: {@code sent} hears its request id before the server can answer. */
+    interface Listen {
+        void open(ObjectNode params, Cancellation cancellation, Consumer<RequestId> sent);
+    }
+
+    /**
+     * Whether a list change with these params belongs to the listen now open (stdio.md: clients
+     * correlate by {@code io.modelcontextprotocol/subscriptionId}); one without an id is given the
+     * benefit of the doubt, as {@link ResourceWatch#isLive} does.
+     */
+    boolean isLive(ObjectNode params) {
+        ObjectNode meta = Json.objectAt(params, MetaKeys.META);
+        RequestId named = RequestId.fromJson(meta == null ? null : meta.get(MetaKeys.SUBSCRIPTION_ID));
+        return named == null || named.equals(live);
     }
 
     /** The notification filter the server's capabilities make worth asking for, or null for none. */
@@ -84,7 +104,11 @@ final class ListenLoop {
                 }
                 ObjectNode params = Json.object();
                 params.set("notifications", wanted);
-                listen.accept(params, cancellation);
+                try {
+                    listen.open(params, cancellation, id -> live = id);
+                } finally {
+                    live = null;
+                }
                 log.info("{}: upstream ended its subscription; re-opening", name);
             } catch (McpErrorException e) {
                 log.info("{}: upstream refused subscriptions/listen ({}); not re-opening", name, e.getMessage());

@@ -548,6 +548,11 @@ public final class McpClient implements AutoCloseable {
         }
 
         @Override
+        public boolean listChangeIsLive(ObjectNode params) {
+            return subscriptions.listChangeIsLive(params);
+        }
+
+        @Override
         public ResourceWatch resourceWatch() {
             return subscriptions.currentWatch();
         }

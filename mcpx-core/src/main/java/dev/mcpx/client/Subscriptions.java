@@ -84,7 +84,7 @@ final class Subscriptions {
     private synchronized ListenLoop listenLoop() {
         if (listenLoop == null) {
             ObjectNode filter = listenForChanges ? ListenLoop.filterFor(server.get().capabilities()) : null;
-            listenLoop = new ListenLoop(name, filter, (params, cancellation) -> listen(params, cancellation, id -> { }));
+            listenLoop = new ListenLoop(name, filter, this::listen);
         }
         return listenLoop;
     }
@@ -94,6 +94,12 @@ final class Subscriptions {
             resourceWatch = new ResourceWatch(name, this::listen, requestTimeout);
         }
         return resourceWatch;
+    }
+
+    /** Whether a modern list change with these params comes from the list-change listen now open. */
+    boolean listChangeIsLive(ObjectNode params) {
+        ListenLoop loop = listenLoop;
+        return loop != null && loop.isLive(params);
     }
 
     /** The resource watch, or null while nothing was ever watched. */

@@ -175,6 +175,26 @@ class StdioClientTest {
         assertThat(client.pendingCount()).isZero();
     }
 
+    @Test
+    void aModernListChangeIsActedOnOnlyWhenItNamesTheListenNowOpen() {
+        List<ClientEvent> events = new CopyOnWriteArrayList<>();
+        List<String> command = StdioFakeServer.command("--era", "modern");
+        client = McpClient.builder(new UpstreamEndpoint.Stdio(command.getFirst(), command.subList(1, command.size()), Map.of(),
+                        null, false)).name("fake").requestTimeout(Duration.ofSeconds(10)).listenForChanges(true).events(events::add).build().connect();
+        await().until(() -> stdin().path("listens").asInt() == 1);
+        assertThat(client.listTools()).extracting(ToolDescriptor::name).doesNotContain("stale", "fresh");
+
+        client.callTool("add_tool", Json.object().put("name", "stale").put("subscriptionId", "a-listen-long-gone"),
+                RequestOptions.defaults());
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                .until(() -> !events.contains(new ClientEvent.ListChanged(CatalogueKind.TOOLS)));
+        assertThat(client.listTools()).extracting(ToolDescriptor::name).doesNotContain("stale");
+
+        client.callTool("add_tool", Json.object().put("name", "fresh"), RequestOptions.defaults());
+        await().until(() -> events.contains(new ClientEvent.ListChanged(CatalogueKind.TOOLS)));
+        assertThat(client.listTools()).extracting(ToolDescriptor::name).contains("stale", "fresh");
+    }
+
     /** What the fake read on its stdin: lines that were no JSON-RPC message, responses, cancellations. */
     private JsonNode stdin() {
         return Json.parse(text(client.callTool("stdin", Json.object(), RequestOptions.defaults())));

@@ -42,7 +42,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code notifications/cancelled} this process has received), {@code fail} {why} (a tool result
  * with {@code isError: true} and an unknown field {@code x-extra}), {@code add_tool} {name} (lists
  * one more tool, and says so as a legacy server does, with {@code notifications/tools/list_changed},
- * or, modern, on every {@code subscriptions/listen} that asked for {@code toolsListChanged}),
+ * or, modern, on every {@code subscriptions/listen} that asked for {@code toolsListChanged}; with
+ * {@code subscriptionId} {id}, modern, only on that subscription, which need not be open),
  * {@code ping_client} (sends the client a {@code ping} request), {@code stdin} (what the client
  * wrote: {@code invalid} lines that are not one JSON-RPC 2.0 message, {@code responses}, and the
  * cancellations that named a request still unanswered, {@code cancelledUnanswered}, or not, {@code cancelledOther},
@@ -359,11 +360,13 @@ public final class StdioFakeServer {
             write(NODES.objectNode().put("jsonrpc", "2.0").put("method", "notifications/tools/list_changed"));
             return;
         }
-        for (JsonNode listener : toolListeners) {
-            ObjectNode changed = NODES.objectNode().put("jsonrpc", "2.0").put("method", "notifications/tools/list_changed");
-            changed.putObject("params").putObject("_meta").set("io.modelcontextprotocol/subscriptionId", listener);
-            write(changed);
-        }
+        toolListeners.forEach(this::toolsChanged);
+    }
+
+    private void toolsChanged(JsonNode subscription) {
+        ObjectNode changed = NODES.objectNode().put("jsonrpc", "2.0").put("method", "notifications/tools/list_changed");
+        changed.putObject("params").putObject("_meta").set("io.modelcontextprotocol/subscriptionId", subscription);
+        write(changed);
     }
 
     private ObjectNode resources(String method, String uri) {
@@ -444,7 +447,11 @@ public final class StdioFakeServer {
             case "calls" -> text(Long.toString(count));
             case "add_tool" -> {
                 addedTools.add(args.path("name").asString("added"));
-                toolsChanged();
+                if (modern && args.has("subscriptionId")) {
+                    toolsChanged(args.get("subscriptionId"));
+                } else {
+                    toolsChanged();
+                }
                 yield text("added");
             }
             case "cancellations" -> text(Long.toString(cancellations.get()));
