@@ -40,6 +40,9 @@ class StdioFrontTest {
                 TestGateways.fake("fake"),
                 TestGateways.withPrefix(TestGateways.fake("modern", "--era", "modern"), "m"),
                 broken), TestGateways.settings(), Map.of());
+        // a list answers after a few seconds with what is up; at load 19 a fake JVM took longer than that
+        await().atMost(Duration.ofSeconds(90)).until(() -> gateway.status().stream()
+                .filter(upstream -> !upstream.name().equals("broken")).allMatch(upstream -> upstream.state().equals("up")));
     }
 
     @AfterAll
