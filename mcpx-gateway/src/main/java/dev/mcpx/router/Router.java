@@ -16,6 +16,7 @@ import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
+import dev.mcpx.protocol.NeedsLoginException;
 import dev.mcpx.protocol.TasksExtension;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.transport.UpstreamEndpoint;
@@ -48,6 +49,9 @@ public final class Router {
     private final TaskRoutes tasks;
     private final HeldCalls heldCalls;
     private final CallObserver observer;
+    private final HostLogins logins = new HostLogins(LOGIN_TIMEOUT);
+    /** How long a login offered to hosts waits for its user, as {@code mcpx login} does by default. */
+    private static final Duration LOGIN_TIMEOUT = Duration.ofMinutes(5);
 
     /** {@code startWait}: how long a name not (yet) in the catalogue waits for upstreams still starting. */
     public Router(Catalogue catalogue, Pool pool, Duration startWait) {
@@ -85,6 +89,28 @@ public final class Router {
      * @throws dev.mcpx.protocol.McpException what the host is answered with instead
      */
     public JsonNode route(HostCall call) {
+        HostCall resumed = logins.resume(call);
+        try {
+            return routeOnce(resumed);
+        } catch (LoginNeeded needed) {
+            return logins.offer(resumed, needed.upstream, needed.refusal, () -> routeOnce(resumed));
+        }
+    }
+
+    /** An upstream refused a call for want of a login: the host may be offered it ({@link HostLogins}). */
+    private static final class LoginNeeded extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient Upstream upstream;
+        private final McpException refusal;
+
+        LoginNeeded(Upstream upstream, McpException refusal) {
+            super(refusal.getMessage(), null, false, false);
+            this.upstream = upstream;
+            this.refusal = refusal;
+        }
+    }
+
+    private JsonNode routeOnce(HostCall call) {
         ObjectNode hostRequest = call.params() == null ? Json.object() : call.params();
         ObjectNode upstreamRequest = withoutHostMeta(hostRequest);
         Route route = switch (call.method()) {
@@ -108,6 +134,9 @@ public final class Router {
             return hostResult;
         } catch (McpException e) {
             observed.failed(e);
+            if (e instanceof NeedsLoginException) {
+                throw new LoginNeeded(upstream, e);
+            }
             throw e;
         }
     }
@@ -224,13 +253,15 @@ public final class Router {
      * Why {@code name} is not in the catalogue: its upstream is down (the host should hear which
      * and why), or there is no such tool or prompt at all.
      */
-    private McpException unknown(String what, String name) {
+    private RuntimeException unknown(String what, String name) {
         for (Upstream upstream : pool.upstreams()) {
             String prefix = upstream.config().prefix();
             if (!prefix.isEmpty() && name.startsWith(prefix + "__") && upstream.state() != UpstreamState.UP) {
                 UpstreamStatus status = upstream.status();
-                return new UpstreamUnavailableException("upstream \"" + upstream.name() + "\" is " + status.state()
-                        + (status.reason() == null ? "" : ": " + status.reason()) + "; its " + what + " " + name + " is unavailable");
+                UpstreamUnavailableException unavailable = new UpstreamUnavailableException("upstream \""
+                        + upstream.name() + "\" is " + status.state() + (status.reason() == null ? "" : ": "
+                        + status.reason()) + "; its " + what + " " + name + " is unavailable");
+                return upstream.state() == UpstreamState.NEEDS_LOGIN ? new LoginNeeded(upstream, unavailable) : unavailable;
             }
         }
         return invalidParams("Unknown " + what + ": " + name);
