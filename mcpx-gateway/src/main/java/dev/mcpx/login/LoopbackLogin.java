@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -36,6 +37,7 @@ public final class LoopbackLogin implements AuthorizationStep, AutoCloseable {
     private final Duration timeout;
     private final Consumer<URI> offer;
     private final CompletableFuture<URI> redirected = new CompletableFuture<>();
+    private final AtomicBoolean taken = new AtomicBoolean();
     private volatile String expectedState;
     private HttpServer server;
 
@@ -75,14 +77,21 @@ public final class LoopbackLogin implements AuthorizationStep, AutoCloseable {
                 URI back = URI.create("http://127.0.0.1:" + port + request.getRawPath()
                         + (request.getRawQuery() == null ? "" : "?" + request.getRawQuery()));
                 String expected = expectedState;
-                boolean ours = expected != null && expected.equals(stateOf(back)) && redirected.complete(back);
-                byte[] page = ("<!doctype html><title>mcpx</title><p>mcpx: " + (ours ? "the login to " + escape(name)
-                        + " is done; you can close this tab." : "this is not the redirect of a login mcpx is waiting for.")
-                        + "</p>").getBytes(StandardCharsets.UTF_8);
+                boolean ours = expected != null && expected.equals(queryValue(back, "state")) && taken.compareAndSet(false, true);
+                String error = ours ? queryValue(back, "error") : null;
+                String said = !ours ? "this is not the redirect of a login mcpx is waiting for."
+                        : error != null ? "the login to " + escape(name) + " was refused (" + escape(error) + ")."
+                        : "the login to " + escape(name) + " is done; you can close this tab.";
+                byte[] page = ("<!doctype html><title>mcpx</title><p>mcpx: " + said + "</p>").getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
                 exchange.sendResponseHeaders(ours ? 200 : 400, page.length);
                 try (OutputStream body = exchange.getResponseBody()) {
                     body.write(page);
+                } finally {
+                    // after the page: the flow closes this listener as soon as it has the redirect
+                    if (ours) {
+                        redirected.complete(back);
+                    }
                 }
             });
             server.start();
@@ -93,7 +102,7 @@ public final class LoopbackLogin implements AuthorizationStep, AutoCloseable {
     @Override
     public URI authorize(URI authorizationUrl) {
         redirectUri();
-        expectedState = stateOf(authorizationUrl);
+        expectedState = queryValue(authorizationUrl, "state");
         offer.accept(authorizationUrl);
         try {
             return redirected.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -133,15 +142,15 @@ public final class LoopbackLogin implements AuthorizationStep, AutoCloseable {
         return List.of("xdg-open", url.toString());
     }
 
-    /** The {@code state} parameter of {@code uri}'s query, or null. */
-    private static String stateOf(URI uri) {
+    /** The parameter {@code name} of {@code uri}'s query, or null. */
+    private static String queryValue(URI uri, String name) {
         String query = uri.getRawQuery();
         if (query == null) {
             return null;
         }
         for (String pair : query.split("&")) {
-            if (pair.startsWith("state=")) {
-                return URLDecoder.decode(pair.substring("state=".length()), StandardCharsets.UTF_8);
+            if (pair.startsWith(name + "=")) {
+                return URLDecoder.decode(pair.substring(name.length() + 1), StandardCharsets.UTF_8);
             }
         }
         return null;

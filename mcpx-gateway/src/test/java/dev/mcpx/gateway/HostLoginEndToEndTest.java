@@ -156,6 +156,56 @@ class HostLoginEndToEndTest {
     }
 
     @Test
+    void aLoginTheUserDeniesLeavesTheUpstreamWaitingAndTheNextCallOffersANewOne() throws Exception {
+        try (ServeProcess serve = httpGateway()) {
+            HttpHost host = HttpHost.legacy(serve.mcpUri());
+            host.initialize(urlElicitation());
+            String first = offeredUrl(host.call("remote__plain_tool", Json.object().put("text", "hi")));
+
+            // the authorization server's answer when the user says no: the same redirect, with an error
+            URI redirect = redirectOf(first);
+            String denied = redirect.toString().replaceFirst("\\?.*", "") + "?error=access_denied&state="
+                    + queryValue(redirect, "state");
+            HttpResponse<String> page = host.raw(HttpRequest.newBuilder(URI.create(denied)).GET().build());
+            assertThat(page.statusCode()).isEqualTo(200);
+            await().atMost(WAIT).untilAsserted(() -> assertThat(serve.stderr()).contains("access_denied"));
+            assertThat(remote(status(host, serve)).path("state").asString()).isEqualTo("needs-login");
+
+            String second = offeredUrl(host.call("remote__plain_tool", Json.object().put("text", "hi")));
+            assertThat(queryValue(URI.create(second), "state")).as("a new flow").isNotEqualTo(queryValue(URI.create(first), "state"));
+            openInBrowser(second);
+            await().atMost(WAIT).untilAsserted(() -> assertThat(host.request("tools/list", null).body()).contains("remote__plain_tool"));
+            Exchange retried = host.call("remote__plain_tool", Json.object().put("text", "hi"));
+            assertThat(retried.reply().has("error")).as(retried.body()).isFalse();
+            assertThat(authorizationServer.tokenRequests("authorization_code")).isEqualTo(1);
+        }
+    }
+
+    private static String offeredUrl(Exchange refused) {
+        assertThat(refused.errorCode()).as(refused.body()).isEqualTo(-32042);
+        return refused.reply().path("error").path("data").path("elicitations").path(0).path("url").asString();
+    }
+
+    /** Where the authorization server sends the browser back (to mcpx's listener), without going there. */
+    private static URI redirectOf(String authorizationUrl) throws Exception {
+        try (HttpClient browser = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build()) {
+            HttpResponse<String> answer = browser.send(HttpRequest.newBuilder(URI.create(authorizationUrl)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(answer.statusCode() / 100).as(answer.body()).isEqualTo(3);
+            return URI.create(answer.headers().firstValue("Location").orElseThrow());
+        }
+    }
+
+    private static String queryValue(URI uri, String name) {
+        for (String pair : uri.getRawQuery().split("&")) {
+            if (pair.startsWith(name + "=")) {
+                return java.net.URLDecoder.decode(pair.substring(name.length() + 1), java.nio.charset.StandardCharsets.UTF_8);
+            }
+        }
+        throw new AssertionError("no " + name + " in " + uri);
+    }
+
+    @Test
     void aStdioHostGetsTheUrlAndTheCompleteNotificationOnStdout() throws Exception {
         try (ServeProcess serve = ServeProcess.start(env, "serve", "-c", config.toString())) {
             LineHost host = new LineHost(serve.process().getInputStream(), serve.process().getOutputStream());
