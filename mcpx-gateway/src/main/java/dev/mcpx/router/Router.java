@@ -49,9 +49,8 @@ public final class Router {
     private final TaskRoutes tasks;
     private final HeldCalls heldCalls;
     private final CallObserver observer;
-    private final HostLogins logins = new HostLogins(LOGIN_TIMEOUT);
-    /** How long a login offered to hosts waits for its user, as {@code mcpx login} does by default. */
-    private static final Duration LOGIN_TIMEOUT = Duration.ofMinutes(5);
+    /** Logins offered to hosts; each waits for its user as long as {@code mcpx login} does by default. */
+    private final HostLogins logins = new HostLogins(Duration.ofMinutes(5));
 
     /** {@code startWait}: how long a name not (yet) in the catalogue waits for upstreams still starting. */
     public Router(Catalogue catalogue, Pool pool, Duration startWait) {
@@ -84,7 +83,9 @@ public final class Router {
     }
 
     /**
-     * The upstream's result for {@code call}, unchanged (an {@code isError} tool result included).
+     * The upstream's result for {@code call}, unchanged (an {@code isError} tool result included);
+     * for an upstream that needs a login, the offer of it to a host that can show a URL
+     * ({@link HostLogins}).
      *
      * @throws dev.mcpx.protocol.McpException what the host is answered with instead
      */
@@ -93,7 +94,13 @@ public final class Router {
         try {
             return routeOnce(resumed);
         } catch (LoginNeeded needed) {
-            return logins.offer(resumed, needed.upstream, needed.refusal, () -> routeOnce(resumed));
+            return logins.offer(resumed, needed.upstream, needed.refusal, () -> {
+                try {
+                    return routeOnce(resumed);
+                } catch (LoginNeeded again) {
+                    throw again.refusal;
+                }
+            });
         }
     }
 
