@@ -19,9 +19,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -90,6 +89,7 @@ class HostLoginEndToEndTest {
             JsonNode complete = listen.await("notifications/elicitation/complete");
             assertThat(complete.path("params").path("elicitationId").asString())
                     .isEqualTo(elicitation.path("elicitationId").asString());
+            listen.await("notifications/tools/list_changed");
             Exchange retried = host.call("remote__plain_tool", Json.object().put("text", "hi"));
             assertThat(retried.reply().has("error")).as(retried.body() + serve.stderr()).isFalse();
             assertThat(retried.text()).isNotEmpty();
@@ -352,8 +352,8 @@ class HostLoginEndToEndTest {
         throw new AssertionError("no " + method + " within " + WAIT);
     }
 
-    /** A legacy host's GET listen stream, its messages queued as they come. */
-    private record Listen(BlockingQueue<JsonNode> messages) {
+    /** A legacy host's GET listen stream, every message it carried kept. */
+    private record Listen(List<JsonNode> messages) {
 
         static Listen open(HttpHost host) throws Exception {
             HttpRequest get = HttpRequest.newBuilder(host.endpoint()).header("Accept", "text/event-stream")
@@ -361,7 +361,7 @@ class HostLoginEndToEndTest {
             HttpResponse<Stream<String>> response = host.client().sendAsync(get, HttpResponse.BodyHandlers.ofLines())
                     .get(WAIT.toSeconds(), TimeUnit.SECONDS);
             assertThat(response.statusCode()).isEqualTo(200);
-            Listen listen = new Listen(new LinkedBlockingQueue<>());
+            Listen listen = new Listen(new CopyOnWriteArrayList<>());
             Thread.ofVirtual().start(() -> response.body().forEach(line -> {
                 if (line.startsWith("data:") && !line.substring(5).isBlank()) {
                     listen.messages.add(Json.parse(line.substring(5).trim()));
@@ -370,15 +370,11 @@ class HostLoginEndToEndTest {
             return listen;
         }
 
-        JsonNode await(String method) throws InterruptedException {
-            long deadline = System.nanoTime() + WAIT.toNanos();
-            while (System.nanoTime() < deadline) {
-                JsonNode next = messages.poll(1, TimeUnit.SECONDS);
-                if (next != null && method.equals(next.path("method").asString())) {
-                    return next;
-                }
-            }
-            throw new AssertionError("no " + method + " on the listen stream within " + WAIT);
+        /** The first {@code method} notification on the stream, once one came. */
+        JsonNode await(String method) {
+            return org.awaitility.Awaitility.await().atMost(WAIT).until(() -> messages.stream()
+                    .filter(message -> method.equals(message.path("method").asString())).findFirst().orElse(null),
+                    java.util.Objects::nonNull);
         }
     }
 

@@ -45,14 +45,6 @@ final class LegacySession {
             stream.send(new Notification(Methods.RESOURCES_UPDATED, params));
         }
     };
-    /** Tells the host on its GET stream, once it initialized (dropped while it has none, as its list changes are). */
-    void notifyListening(Notification notice) {
-        SseStream stream = listen;
-        if (initialized && stream != null) {
-            stream.send(notice);
-        }
-    }
-
     /**
      * The host's roots are to be asked for as soon as it has a GET stream to ask them on (it
      * initialized, or said they changed, while it had none).
@@ -78,6 +70,14 @@ final class LegacySession {
             return "http-" + HexFormat.of().formatHex(digest, 0, 6);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
+    /** Tells the host on its GET stream, once it initialized (dropped while it has none, as its list changes are). */
+    void notifyListening(Notification notice) {
+        SseStream stream = listen;
+        if (initialized && stream != null) {
+            stream.send(notice);
         }
     }
 
