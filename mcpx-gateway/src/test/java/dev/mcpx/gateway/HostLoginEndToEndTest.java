@@ -181,6 +181,35 @@ class HostLoginEndToEndTest {
         }
     }
 
+    @Test
+    void aModernRetryWhoseLoginWasRefusedIsOfferedANewLogin() throws Exception {
+        try (ServeProcess serve = httpGateway()) {
+            HttpHost host = HttpHost.modern(serve.mcpUri());
+            JsonNode first = host.request("tools/call", modernCall(null)).reply().path("result");
+            String firstUrl = first.path("inputRequests").path("mcpx-login").path("params").path("url").asString();
+            ObjectNode retry = modernCall(first.path("requestState").asString());
+            retry.putObject("inputResponses").putObject("mcpx-login").put("action", "accept");
+            CompletableFuture<Exchange> retried = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return host.request("tools/call", retry);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+
+            URI redirect = redirectOf(firstUrl);
+            host.raw(HttpRequest.newBuilder(URI.create(redirect.toString().replaceFirst("\\?.*", "")
+                    + "?error=access_denied&state=" + queryValue(redirect, "state"))).GET().build());
+
+            JsonNode again = retried.get(WAIT.toSeconds(), TimeUnit.SECONDS).reply().path("result");
+            assertThat(again.path("resultType").asString()).as(again.toString()).isEqualTo("input_required");
+            String secondUrl = again.path("inputRequests").path("mcpx-login").path("params").path("url").asString();
+            assertThat(queryValue(URI.create(secondUrl), "state")).as("a new flow")
+                    .isNotEqualTo(queryValue(URI.create(firstUrl), "state"));
+            assertThat(upstream.executions("plain_tool")).isZero();
+        }
+    }
+
     private static String offeredUrl(Exchange refused) {
         assertThat(refused.errorCode()).as(refused.body()).isEqualTo(-32042);
         return refused.reply().path("error").path("data").path("elicitations").path(0).path("url").asString();
