@@ -116,6 +116,13 @@ public final class OAuthClient implements HttpAuthorization {
         return true;
     }
 
+    @Override
+    public void nonceOffered(String nonce) {
+        if (!nonce.isBlank()) {
+            resourceNonce = nonce;
+        }
+    }
+
     /** Whether a token is stored for this server (it may still have expired). */
     public boolean hasTokens() {
         return current() != null;

@@ -29,6 +29,8 @@ public final class Methods {
     public static final String ROOTS_LIST = "roots/list";
     public static final String SAMPLING_CREATE_MESSAGE = "sampling/createMessage";
     public static final String ELICITATION_CREATE = "elicitation/create";
+    /** 2025-11-25 only: an out-of-band interaction a URL-mode elicitation started is done. */
+    public static final String ELICITATION_COMPLETE = "notifications/elicitation/complete";
 
     public static final String CANCELLED = "notifications/cancelled";
     public static final String PROGRESS = "notifications/progress";

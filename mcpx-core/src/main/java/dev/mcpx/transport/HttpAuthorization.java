@@ -42,4 +42,12 @@ public interface HttpAuthorization {
     default boolean adoptNonce(AuthorizationRequiredException refused) {
         return false;
     }
+
+    /**
+     * An answer of the upstream, a successful one included, carried {@code DPoP-Nonce}: the server
+     * rotated its nonce (RFC 9449 section 8.2), and the next proofs carry the new one instead of
+     * costing a refused request each.
+     */
+    default void nonceOffered(String nonce) {
+    }
 }

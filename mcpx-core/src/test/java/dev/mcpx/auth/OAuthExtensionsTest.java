@@ -200,6 +200,26 @@ class OAuthExtensionsTest {
     }
 
     @Test
+    void aNonceTheResourceRotatesInItsSuccessfulAnswersIsCarriedNextWithoutARefusal() throws Exception {
+        upstream.requireDpop(authorizationServer.issuer(), "rs-nonce").rotateDpopNonceOnSuccess();
+        authorizationServer.dpop(null);
+
+        try (McpClient client = client(machine()).connect()) {
+            call(client);
+            int afterFirstCall = upstream.dpopNonceChallenges();
+            for (int i = 0; i < 4; i++) {
+                call(client);
+            }
+            assertThat(upstream.dpopNonceChallenges() - afterFirstCall)
+                    .as("use_dpop_nonce retries while the nonce rotates through successful answers").isZero();
+        }
+
+        assertThat(upstream.dpopNonceChallenges()).as("only the first proof, before any nonce was given").isEqualTo(1);
+        assertThat(upstream.dpopProblems()).isEmpty();
+        assertThat(upstream.executions("plain_tool")).isEqualTo(5);
+    }
+
+    @Test
     void aBoundTokenIsStoredWithItsKeySoAnotherProcessUsesItWithoutATokenRequest() throws Exception {
         upstream.requireDpop(authorizationServer.issuer(), null);
         authorizationServer.dpop(null);

@@ -7,6 +7,7 @@ import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcError;
 import dev.mcpx.protocol.JsonRpcMessage;
 import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
+import dev.mcpx.protocol.JsonRpcMessage.Notification;
 import dev.mcpx.protocol.JsonRpcMessage.Request;
 import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.McpErrorException;
@@ -20,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -41,11 +43,21 @@ public final class HostAsks {
     /** Tells this copy's ids from those of the same session's copy on another replica (their answers may be forwarded here). */
     private final String idTag = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 16);
     private final Map<RequestId, CompletableFuture<JsonRpcMessage>> waiting = new ConcurrentHashMap<>();
+    private final Consumer<Notification> outsideCalls;
 
     /** {@code capabilities}: what the host declared at initialize (null: nothing). */
     public HostAsks(ObjectNode capabilities, Duration timeout) {
+        this(capabilities, timeout, null);
+    }
+
+    /**
+     * {@code outsideCalls}: where the host hears mcpx once a call was answered (its listen stream,
+     * stdout); null: nowhere.
+     */
+    public HostAsks(ObjectNode capabilities, Duration timeout, Consumer<Notification> outsideCalls) {
         this.capabilities = capabilities == null ? Json.object() : capabilities.deepCopy();
         this.timeout = timeout;
+        this.outsideCalls = outsideCalls;
     }
 
     /** What the host declared at initialize (a copy). */
@@ -68,7 +80,20 @@ public final class HostAsks {
      * gone); {@code cancellation} ends the wait when the call is cancelled.
      */
     public ServerRequestHandler forCall(Predicate<JsonRpcMessage> send, Cancellation cancellation) {
-        return (method, params) -> ask(method, params, send, cancellation);
+        return new ForCall(this, send, cancellation);
+    }
+
+    /** What the host hears after {@code hostAsks}' call was answered, or null when it cannot be told. */
+    static Consumer<Notification> outsideCalls(ServerRequestHandler hostAsks) {
+        return hostAsks instanceof ForCall call ? call.asks.outsideCalls : null;
+    }
+
+    private record ForCall(HostAsks asks, Predicate<JsonRpcMessage> send, Cancellation cancellation)
+            implements ServerRequestHandler {
+        @Override
+        public JsonNode handle(String method, ObjectNode params) {
+            return asks.ask(method, params, send, cancellation);
+        }
     }
 
     private JsonNode ask(String method, ObjectNode params, Predicate<JsonRpcMessage> send, Cancellation cancellation) {

@@ -330,7 +330,7 @@ public final class HostRequests {
             }
             admit(method, params, hosts);
             return router.route(new HostCall(method, params, hostProgress, cancellation, era,
-                    declared, hostAsks, hostLog, logLevel, hostSession));
+                    declared, hostAsks, hostLog, logLevel, hostSession, HostAsks.outsideCalls(hostAsks)));
         }
         if (Methods.LOGGING_SET_LEVEL.equals(method) && LogLevel.parse(Json.text(hostRequest.params(), "level")) == null) {
             throw new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS,

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -18,32 +19,48 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
- * {@code mcpx login}'s side of the authorization code flow (RFC 8252, a native app): a redirect
- * listener on the loopback interface at a port the system picks, the authorization URL opened
- * with {@code $BROWSER} (its one argument, never through a shell) or the platform's opener, and
- * always printed, then a wait for the redirect, bounded.
+ * The user's side of the authorization code flow (RFC 8252, a native app): a redirect listener
+ * on the loopback interface at a port the system picks, the authorization URL offered to the user,
+ * then a wait for the redirect, bounded. {@code mcpx login} offers the URL by opening it with
+ * {@code $BROWSER} (its one argument, never through a shell) or the platform's opener, and
+ * printing it; a gateway offers it to a host through URL-mode elicitation. The listener takes one
+ * redirect, the one carrying the {@code state} of the URL it offered: any other request gets an
+ * error and changes nothing.
  */
 public final class LoopbackLogin implements AuthorizationStep, AutoCloseable {
 
     private final String name;
     private final Duration timeout;
-    private final Map<String, String> env;
-    private final PrintStream out;
+    private final Consumer<URI> offer;
     private final CompletableFuture<URI> redirected = new CompletableFuture<>();
+    private final AtomicBoolean taken = new AtomicBoolean();
+    private volatile String expectedState;
     private HttpServer server;
 
     /**
+     * {@code mcpx login}'s: the URL opened in a browser and printed.
+     *
      * @param name    the upstream, for messages
      * @param timeout how long to wait for the user
      * @param out     where the URL is printed (stderr: stdout may belong to MCP)
      */
     public LoopbackLogin(String name, Duration timeout, Map<String, String> env, PrintStream out) {
+        this(name, timeout, url -> {
+            out.println("mcpx: to log in to " + name + ", open this URL in a browser:");
+            out.println(url);
+            open(url, env, out);
+        });
+    }
+
+    /** {@code offer} shows the user the authorization URL (it must not block); the wait for the redirect is this one's. */
+    public LoopbackLogin(String name, Duration timeout, Consumer<URI> offer) {
         this.name = name;
         this.timeout = timeout;
-        this.env = env;
-        this.out = out;
+        this.offer = offer;
     }
 
     @Override
@@ -54,17 +71,28 @@ public final class LoopbackLogin implements AuthorizationStep, AutoCloseable {
             } catch (IOException e) {
                 throw new NeedsLoginException("cannot listen for the login redirect on the loopback interface: " + e, e);
             }
+            int port = server.getAddress().getPort();
             server.createContext("/callback", exchange -> {
                 URI request = exchange.getRequestURI();
-                byte[] page = ("<!doctype html><title>mcpx</title><p>mcpx: the login to " + escape(name)
-                        + " is done; you can close this tab.</p>").getBytes(StandardCharsets.UTF_8);
+                URI back = URI.create("http://127.0.0.1:" + port + request.getRawPath()
+                        + (request.getRawQuery() == null ? "" : "?" + request.getRawQuery()));
+                String expected = expectedState;
+                boolean ours = expected != null && expected.equals(queryValue(back, "state")) && taken.compareAndSet(false, true);
+                String error = ours ? queryValue(back, "error") : null;
+                String said = !ours ? "this is not the redirect of a login mcpx is waiting for."
+                        : error != null ? "the login to " + escape(name) + " was refused (" + escape(error) + ")."
+                        : "the login to " + escape(name) + " is done; you can close this tab.";
+                byte[] page = ("<!doctype html><title>mcpx</title><p>mcpx: " + said + "</p>").getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-                exchange.sendResponseHeaders(200, page.length);
+                exchange.sendResponseHeaders(ours ? 200 : 400, page.length);
                 try (OutputStream body = exchange.getResponseBody()) {
                     body.write(page);
+                } finally {
+                    // after the page: the flow closes this listener as soon as it has the redirect
+                    if (ours) {
+                        redirected.complete(back);
+                    }
                 }
-                redirected.complete(URI.create("http://127.0.0.1:" + server.getAddress().getPort()
-                        + request.getRawPath() + (request.getRawQuery() == null ? "" : "?" + request.getRawQuery())));
             });
             server.start();
         }
@@ -74,14 +102,13 @@ public final class LoopbackLogin implements AuthorizationStep, AutoCloseable {
     @Override
     public URI authorize(URI authorizationUrl) {
         redirectUri();
-        out.println("mcpx: to log in to " + name + ", open this URL in a browser:");
-        out.println(authorizationUrl);
-        open(authorizationUrl);
+        expectedState = queryValue(authorizationUrl, "state");
+        offer.accept(authorizationUrl);
         try {
             return redirected.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new NeedsLoginException("no login came back from the browser within " + timeout.toSeconds()
-                    + " s; run `mcpx login " + name + "` again", e);
+            throw new NeedsLoginException("no login to " + name + " came back from the browser within "
+                    + timeout.toSeconds() + " s; try again, or run `mcpx login " + name + "`", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new NeedsLoginException("interrupted while waiting for the login", e);
@@ -91,7 +118,7 @@ public final class LoopbackLogin implements AuthorizationStep, AutoCloseable {
     }
 
     /** {@code $BROWSER URL}, else the platform's opener; a failure to open is not fatal: the URL is printed. */
-    private void open(URI url) {
+    private static void open(URI url, Map<String, String> env, PrintStream out) {
         String browser = env.get("BROWSER");
         List<String> command = browser != null && !browser.isBlank() ? List.of(browser, url.toString()) : opener(url);
         if (command == null) {
@@ -113,6 +140,20 @@ public final class LoopbackLogin implements AuthorizationStep, AutoCloseable {
             return List.of("rundll32", "url.dll,FileProtocolHandler", url.toString());
         }
         return List.of("xdg-open", url.toString());
+    }
+
+    /** The parameter {@code name} of {@code uri}'s query, or null. */
+    private static String queryValue(URI uri, String name) {
+        String query = uri.getRawQuery();
+        if (query == null) {
+            return null;
+        }
+        for (String pair : query.split("&")) {
+            if (pair.startsWith(name + "=")) {
+                return URLDecoder.decode(pair.substring(name.length() + 1), StandardCharsets.UTF_8);
+            }
+        }
+        return null;
     }
 
     private static String escape(String text) {

@@ -73,6 +73,8 @@ public final class Upstream {
     private UpstreamState state;
     private String reason;
     private long attempt;
+    /** The attempt whose client's lists were read into the catalogue when it came up. */
+    private long listedAttempt;
     private int failures;
     private long upSinceNanos;
     private long lostAtNanos;
@@ -123,6 +125,58 @@ public final class Upstream {
         Thread.ofVirtual().name("mcpx-start-" + name()).start(() -> connect(id));
     }
 
+    /**
+     * A login just stored this upstream's tokens: one waiting for a login, or failed, connects now
+     * instead of at its backoff's next attempt. Returns once that attempt ended (its lists read when
+     * it came up) with the state it left; any other state is left alone and returned.
+     */
+    public UpstreamState connectNow() {
+        long id = 0;
+        lock.lock();
+        try {
+            if (state == UpstreamState.NEEDS_LOGIN || state == UpstreamState.FAILED) {
+                if (nextAttempt != null) {
+                    nextAttempt.cancel(false);
+                }
+                id = ++attempt;
+                state = UpstreamState.STARTING;
+                reason = "logged in; connecting";
+                changed.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (id != 0) {
+            connect(id);
+        }
+        return awaitSettled(config.startTimeout().plus(config.requestTimeout()));
+    }
+
+    /**
+     * Waits, at most {@code max}, while an attempt is under way, or the client is up but its lists
+     * are not read yet (a backoff attempt may have come up with the new tokens just before).
+     */
+    private UpstreamState awaitSettled(Duration max) {
+        long deadline = System.nanoTime() + max.toNanos();
+        lock.lock();
+        try {
+            while (state == UpstreamState.STARTING || state == UpstreamState.RESTARTING
+                    || state == UpstreamState.UP && listedAttempt != attempt) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                changed.awaitNanos(left);
+            }
+            return state;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return state;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Waits until the first start attempt has ended either way (for the first host list). */
     boolean awaitFirstAttempt(Duration max) throws InterruptedException {
         return firstAttempt.await(max.toMillis(), TimeUnit.MILLISECONDS);
@@ -157,6 +211,13 @@ public final class Upstream {
         }
         LOG.info("{}: up ({} {}, {})", name(), era, protocolVersion, candidate.server().name());
         refresh(candidate, EnumSet.allOf(ListKind.class));
+        lock.lock();
+        try {
+            listedAttempt = id;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
         firstAttempt.countDown();
         subscribeAgain(candidate);
     }

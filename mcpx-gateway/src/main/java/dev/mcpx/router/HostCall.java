@@ -3,6 +3,7 @@ package dev.mcpx.router;
 import dev.mcpx.client.Cancellation;
 import dev.mcpx.client.ServerRequestHandler;
 import dev.mcpx.protocol.Era;
+import dev.mcpx.protocol.JsonRpcMessage.Notification;
 import java.util.function.Consumer;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -16,12 +17,21 @@ import tools.jackson.databind.node.ObjectNode;
  * host hears none); {@code hostLogLevel} is the least severe level it asked for (a legacy
  * host's {@code logging/setLevel}, a modern host's {@code _meta}; null: none asked).
  * {@code hostSession} names the host's session for the audit log ({@code stdio}, a legacy HTTP
- * session's non-secret name; null: a stateless modern host).
+ * session's non-secret name; null: a stateless modern host). {@code hostNotices} tells the
+ * host's session something after the call was answered (a legacy host's listen stream or stdout;
+ * null: it cannot be told).
  */
 public record HostCall(String method, ObjectNode params, Consumer<ObjectNode> hostProgress,
                        Cancellation cancellation, Era hostEra, ObjectNode hostCapabilities,
                        ServerRequestHandler hostAsks, Consumer<ObjectNode> hostLog, LogLevel hostLogLevel,
-                       String hostSession) {
+                       String hostSession, Consumer<Notification> hostNotices) {
+
+    public HostCall(String method, ObjectNode params, Consumer<ObjectNode> hostProgress, Cancellation cancellation,
+                    Era hostEra, ObjectNode hostCapabilities, ServerRequestHandler hostAsks, Consumer<ObjectNode> hostLog,
+                    LogLevel hostLogLevel, String hostSession) {
+        this(method, params, hostProgress, cancellation, hostEra, hostCapabilities, hostAsks, hostLog, hostLogLevel,
+                hostSession, null);
+    }
 
     public HostCall(String method, ObjectNode params, Consumer<ObjectNode> hostProgress, Cancellation cancellation,
                     Era hostEra, ObjectNode hostCapabilities, ServerRequestHandler hostAsks, Consumer<ObjectNode> hostLog,
@@ -36,5 +46,11 @@ public record HostCall(String method, ObjectNode params, Consumer<ObjectNode> ho
     public HostCall(String method, ObjectNode params, Consumer<ObjectNode> hostProgress, Cancellation cancellation,
                     Era hostEra, ObjectNode hostCapabilities, ServerRequestHandler hostAsks) {
         this(method, params, hostProgress, cancellation, hostEra, hostCapabilities, hostAsks, null, null, null);
+    }
+
+    /** The same call with other params (mcpx's own round of it taken out). */
+    HostCall withParams(ObjectNode newParams) {
+        return new HostCall(method, newParams, hostProgress, cancellation, hostEra, hostCapabilities, hostAsks, hostLog,
+                hostLogLevel, hostSession, hostNotices);
     }
 }

@@ -16,6 +16,7 @@ import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.MetaKeys;
 import dev.mcpx.protocol.Methods;
+import dev.mcpx.protocol.NeedsLoginException;
 import dev.mcpx.protocol.TasksExtension;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.transport.UpstreamEndpoint;
@@ -48,6 +49,8 @@ public final class Router {
     private final TaskRoutes tasks;
     private final HeldCalls heldCalls;
     private final CallObserver observer;
+    /** Logins offered to hosts; each waits for its user as long as {@code mcpx login} does by default. */
+    private final HostLogins logins = new HostLogins(Duration.ofMinutes(5));
 
     /** {@code startWait}: how long a name not (yet) in the catalogue waits for upstreams still starting. */
     public Router(Catalogue catalogue, Pool pool, Duration startWait) {
@@ -80,11 +83,41 @@ public final class Router {
     }
 
     /**
-     * The upstream's result for {@code call}, unchanged (an {@code isError} tool result included).
+     * The upstream's result for {@code call}, unchanged (an {@code isError} tool result included);
+     * for an upstream that needs a login, the offer of it to a host that can show a URL
+     * ({@link HostLogins}).
      *
      * @throws dev.mcpx.protocol.McpException what the host is answered with instead
      */
     public JsonNode route(HostCall call) {
+        HostCall resumed = logins.resume(call);
+        try {
+            return routeOnce(resumed);
+        } catch (LoginNeeded needed) {
+            return logins.offer(resumed, needed.upstream, needed.refusal, () -> {
+                try {
+                    return routeOnce(resumed);
+                } catch (LoginNeeded again) {
+                    throw again.refusal;
+                }
+            });
+        }
+    }
+
+    /** An upstream refused a call for want of a login: the host may be offered it ({@link HostLogins}). */
+    private static final class LoginNeeded extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient Upstream upstream;
+        private final McpException refusal;
+
+        LoginNeeded(Upstream upstream, McpException refusal) {
+            super(refusal.getMessage(), null, false, false);
+            this.upstream = upstream;
+            this.refusal = refusal;
+        }
+    }
+
+    private JsonNode routeOnce(HostCall call) {
         ObjectNode hostRequest = call.params() == null ? Json.object() : call.params();
         ObjectNode upstreamRequest = withoutHostMeta(hostRequest);
         Route route = switch (call.method()) {
@@ -108,6 +141,9 @@ public final class Router {
             return hostResult;
         } catch (McpException e) {
             observed.failed(e);
+            if (e instanceof NeedsLoginException) {
+                throw new LoginNeeded(upstream, e);
+            }
             throw e;
         }
     }
@@ -224,13 +260,15 @@ public final class Router {
      * Why {@code name} is not in the catalogue: its upstream is down (the host should hear which
      * and why), or there is no such tool or prompt at all.
      */
-    private McpException unknown(String what, String name) {
+    private RuntimeException unknown(String what, String name) {
         for (Upstream upstream : pool.upstreams()) {
             String prefix = upstream.config().prefix();
             if (!prefix.isEmpty() && name.startsWith(prefix + "__") && upstream.state() != UpstreamState.UP) {
                 UpstreamStatus status = upstream.status();
-                return new UpstreamUnavailableException("upstream \"" + upstream.name() + "\" is " + status.state()
-                        + (status.reason() == null ? "" : ": " + status.reason()) + "; its " + what + " " + name + " is unavailable");
+                UpstreamUnavailableException unavailable = new UpstreamUnavailableException("upstream \""
+                        + upstream.name() + "\" is " + status.state() + (status.reason() == null ? "" : ": "
+                        + status.reason()) + "; its " + what + " " + name + " is unavailable");
+                return upstream.state() == UpstreamState.NEEDS_LOGIN ? new LoginNeeded(upstream, unavailable) : unavailable;
             }
         }
         return invalidParams("Unknown " + what + ": " + name);

@@ -76,8 +76,13 @@ public final class HttpHost {
 
     /** Legacy: initialize, keep the session id, send initialized. */
     public Exchange initialize() throws Exception {
+        return initialize(Json.object());
+    }
+
+    /** The same, declaring {@code capabilities}. */
+    public Exchange initialize(ObjectNode capabilities) throws Exception {
         ObjectNode params = Json.object().put("protocolVersion", "2025-11-25");
-        params.putObject("capabilities");
+        params.set("capabilities", capabilities);
         params.putObject("clientInfo").put("name", "http-test-host").put("version", "1");
         Exchange init = request("initialize", params);
         sessionId = init.headers().getOrDefault("mcp-session-id", List.of()).stream().findFirst().orElse(null);

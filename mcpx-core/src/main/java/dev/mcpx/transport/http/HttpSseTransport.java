@@ -62,7 +62,8 @@ final class HttpSseTransport implements Transport {
         Unauthorized.authorize(get, endpoint.authorization(), "GET", endpoint.url());
         long waitMillis = options.connectTimeout().toMillis();
         try {
-            HttpResponse<InputStream> response = http.sendAsync(get.build(), HttpResponse.BodyHandlers.ofInputStream())
+            HttpResponse<InputStream> response = http.sendAsync(get.build(),
+                            Unauthorized.noticingNonce(endpoint.authorization(), HttpResponse.BodyHandlers.ofInputStream()))
                     .get(waitMillis, TimeUnit.MILLISECONDS);
             if (response.statusCode() / 100 != 2 || !ResponseBodies.isEventStream(response)) {
                 String body = ResponseBodies.readErrorBody(response.body());
@@ -154,7 +155,8 @@ final class HttpSseTransport implements Transport {
         }
         HttpResponse<InputStream> response;
         try {
-            response = http.send(post.build(), HttpResponse.BodyHandlers.ofInputStream());
+            response = http.send(post.build(),
+                    Unauthorized.noticingNonce(endpoint.authorization(), HttpResponse.BodyHandlers.ofInputStream()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RequestCancelledException("interrupted while sending to " + description());

@@ -104,7 +104,8 @@ final class LegacyHttpTransport implements Transport {
             // A JSON answer's status line comes only with the result, however long the tool runs:
             // a request's send returns at once so the client's timeout holds; its outcome is an event.
             CompletableFuture<HttpResponse<InputStream>> exchange =
-                    http.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+                    http.sendAsync(builder.build(), Unauthorized.noticingNonce(endpoint.authorization(),
+                            HttpResponse.BodyHandlers.ofInputStream()));
             inFlight.put(request.id(), exchange);
             Thread.ofVirtual().name("mcpx-legacy-request-" + request.id())
                     .start(() -> awaitAnswer(request, initialize, sentWith, exchange));
@@ -318,7 +319,7 @@ final class LegacyHttpTransport implements Transport {
         HttpRequest delete = request(endpoint.url(), session, true, "DELETE").DELETE()
                 .timeout(options.closeTimeout()).build();
         try {
-            http.sendAsync(delete, HttpResponse.BodyHandlers.discarding())
+            http.sendAsync(delete, Unauthorized.noticingNonce(endpoint.authorization(), HttpResponse.BodyHandlers.discarding()))
                     .get(options.closeTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -361,12 +362,12 @@ final class LegacyHttpTransport implements Transport {
         if (lastEventId != null) {
             builder.header("Last-Event-ID", lastEventId);
         }
-        return http.sendAsync(builder.build(), slot.bodyHandler());
+        return http.sendAsync(builder.build(), Unauthorized.noticingNonce(endpoint.authorization(), slot.bodyHandler()));
     }
 
     private HttpResponse<InputStream> exchange(HttpRequest request, JsonRpcMessage message) {
         try {
-            return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            return http.send(request, Unauthorized.noticingNonce(endpoint.authorization(), HttpResponse.BodyHandlers.ofInputStream()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RequestCancelledException("interrupted while sending to " + description());

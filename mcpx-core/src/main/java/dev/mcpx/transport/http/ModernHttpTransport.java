@@ -175,7 +175,7 @@ final class ModernHttpTransport implements Transport {
         RequestId id = request.id();
         HttpRequest httpRequest = post(request, request.method(), request.params(), extraHeaders, null);
         Exchange exchange = new Exchange();
-        exchange.response = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
+        exchange.response = http.sendAsync(httpRequest, Unauthorized.noticingNonce(endpoint.authorization(), HttpResponse.BodyHandlers.ofInputStream()));
         exchanges.put(id, exchange);
         Thread.ofVirtual().name("mcpx-modern-response-" + id).start(() -> {
             try {
@@ -222,7 +222,7 @@ final class ModernHttpTransport implements Transport {
     private void sendNotification(Notification notification, Map<String, String> extraHeaders, Duration timeout) {
         HttpRequest httpRequest = post(notification, notification.method(), notification.params(), extraHeaders, timeout);
         Exchange exchange = new Exchange();
-        exchange.response = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofInputStream());
+        exchange.response = http.sendAsync(httpRequest, Unauthorized.noticingNonce(endpoint.authorization(), HttpResponse.BodyHandlers.ofInputStream()));
         HttpResponse<InputStream> response = await(exchange, null, notification.method());
         String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
         if (response.statusCode() / 100 != 2) {

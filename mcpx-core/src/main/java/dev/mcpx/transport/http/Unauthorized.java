@@ -21,6 +21,17 @@ final class Unauthorized {
     }
 
     /**
+     * {@code handler}, telling {@code authorization} of the {@code DPoP-Nonce} of any answer, a
+     * successful one included, before its body is read.
+     */
+    static <T> HttpResponse.BodyHandler<T> noticingNonce(HttpAuthorization authorization, HttpResponse.BodyHandler<T> handler) {
+        return info -> {
+            info.headers().firstValue("DPoP-Nonce").ifPresent(authorization::nonceOffered);
+            return handler.apply(info);
+        };
+    }
+
+    /**
      * A 401, or a 403 whose challenge says {@code insufficient_scope}, as the refusal the client's
      * recovery acts on; null for any other answer.
      */

@@ -73,6 +73,14 @@ final class LegacySession {
         }
     }
 
+    /** Tells the host on its GET stream, once it initialized (dropped while it has none, as its list changes are). */
+    void notifyListening(Notification notice) {
+        SseStream stream = listen;
+        if (initialized && stream != null) {
+            stream.send(notice);
+        }
+    }
+
     void touch() {
         lastUsedNanos = System.nanoTime();
     }

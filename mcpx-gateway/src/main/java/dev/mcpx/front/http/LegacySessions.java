@@ -69,7 +69,7 @@ final class LegacySessions {
     private LegacySession local(String id, ProtocolVersion version, String profile, ObjectNode capabilities) {
         LegacySession session = new LegacySession(id, version, limits.callLimit(), new ReplayStore(streamNumbers, sse, counters));
         session.profile = profile;
-        session.asks = new HostAsks(capabilities, LegacySession.HOST_ANSWER_TIMEOUT);
+        session.asks = new HostAsks(capabilities, LegacySession.HOST_ANSWER_TIMEOUT, session::notifyListening);
         return session;
     }
 

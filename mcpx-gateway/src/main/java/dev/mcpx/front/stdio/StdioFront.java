@@ -166,7 +166,7 @@ public final class StdioFront {
             sessionVersion = era == Era.MODERN ? ProtocolVersion.LATEST_MODERN.wire() : "";
         }
         if (era == Era.LEGACY && Methods.INITIALIZE.equals(hostRequest.method())) {
-            asks = new HostAsks(Json.objectAt(hostRequest.params(), "capabilities"), HOST_ANSWER_TIMEOUT);
+            asks = new HostAsks(Json.objectAt(hostRequest.params(), "capabilities"), HOST_ANSWER_TIMEOUT, this::send);
         }
         HostAsks hostAsks = era == Era.LEGACY ? asks : null;
         Thread.ofVirtual().name("mcpx-host-" + hostRequest.method()).start(() -> {

@@ -31,6 +31,7 @@ final class BearerGate extends Handler.Wrapper {
     final Set<String> seen = ConcurrentHashMap.newKeySet();
     final Set<String> expired = ConcurrentHashMap.newKeySet();
     final AtomicInteger nonceChallenges = new AtomicInteger();
+    private final AtomicInteger noncesIssued = new AtomicInteger();
     final List<String> proofProblems = new CopyOnWriteArrayList<>();
     private final Set<String> jtis = Jws.jtis();
 
@@ -74,6 +75,11 @@ final class BearerGate extends Handler.Wrapper {
                     upstream.dpopNonce = nonce + "-" + challenge;
                 }
                 return refuse(response, callback, "DPoP error=\"use_dpop_nonce\"", nonce);
+            }
+            if (nonce != null && upstream.dpopNonceRotatesOnSuccess && !expired.contains(token) && !expired(token)) {
+                String next = nonce + "-ok-" + noncesIssued.incrementAndGet();
+                upstream.dpopNonce = next;
+                response.getHeaders().put("DPoP-Nonce", next);
             }
         }
         if (token == null || expired.contains(token) || expired(token)) {

@@ -66,6 +66,7 @@ public final class ModernHttpUpstream implements AutoCloseable {
     volatile boolean dpop;
     volatile String dpopNonce;
     volatile boolean dpopNonceRotates;
+    volatile boolean dpopNonceRotatesOnSuccess;
     private final BearerGate gate;
     final Set<String> declinedResources = ConcurrentHashMap.newKeySet();
     final Map<String, AtomicInteger> versionRefusals = new ConcurrentHashMap<>();
@@ -154,6 +155,15 @@ public final class ModernHttpUpstream implements AutoCloseable {
     /** Every nonce it asks for is a new one, so a proof never carries the current nonce (a server that misbehaves). */
     public ModernHttpUpstream rotateDpopNonce() {
         dpopNonceRotates = true;
+        return this;
+    }
+
+    /**
+     * Every request it accepts is answered with a new {@code DPoP-Nonce} (RFC 9449 section 8.2), which
+     * the next proof must carry: a client that reads nonces only from refusals is refused each time.
+     */
+    public ModernHttpUpstream rotateDpopNonceOnSuccess() {
+        dpopNonceRotatesOnSuccess = true;
         return this;
     }
 
