@@ -66,6 +66,12 @@ public final class Catalogue {
         update(() -> parts.computeIfPresent(upstream, (name, part) -> UpstreamPart.empty(name, part.prefix(), part.filter())));
     }
 
+    /** Empties an upstream's lists but one kind, set to {@code items}, in one change. */
+    public void clear(String upstream, ListKind kept, List<ObjectNode> items) {
+        update(() -> parts.computeIfPresent(upstream,
+                (name, part) -> UpstreamPart.empty(name, part.prefix(), part.filter()).with(kept, items)));
+    }
+
     /** Forgets an upstream (removed from the config). */
     public void remove(String upstream) {
         update(() -> parts.remove(upstream));

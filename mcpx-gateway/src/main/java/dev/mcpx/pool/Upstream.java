@@ -293,7 +293,11 @@ public final class Upstream {
             LOG.warn("{}: {}", name(), reason);
         } else {
             LOG.warn("{}: failed to start ({}); retrying in {} ms", name(), reason, delay.toMillis());
-            catalogue.clear(name());
+            if (cause instanceof NeedsLoginException && LoginTool.offeredFor(config)) {
+                catalogue.clear(name(), ListKind.TOOLS, List.of(LoginTool.descriptor(name())));
+            } else {
+                catalogue.clear(name());
+            }
         }
         firstAttempt.countDown();
     }

@@ -4,6 +4,7 @@ import dev.mcpx.catalogue.Catalogue;
 import dev.mcpx.catalogue.Route;
 import dev.mcpx.client.RequestOptions;
 import dev.mcpx.client.ServerRequestHandler;
+import dev.mcpx.pool.LoginTool;
 import dev.mcpx.pool.Pool;
 import dev.mcpx.pool.Upstream;
 import dev.mcpx.pool.UpstreamState;
@@ -91,6 +92,10 @@ public final class Router {
      */
     public JsonNode route(HostCall call) {
         HostCall resumed = logins.resume(call);
+        Upstream awaitingLogin = loginToolOf(resumed);
+        if (awaitingLogin != null) {
+            return logIn(resumed, awaitingLogin);
+        }
         try {
             return routeOnce(resumed);
         } catch (LoginNeeded needed) {
@@ -102,6 +107,43 @@ public final class Router {
                 }
             });
         }
+    }
+
+    /**
+     * The upstream whose {@link LoginTool} {@code call} names, or null: while the upstream waits for
+     * a login the tool is listed; once it is up, a host that calls it still (its retry after the
+     * login, or a stale list) is told it is done, unless the upstream has a tool of that name.
+     */
+    private Upstream loginToolOf(HostCall call) {
+        String name = Methods.TOOLS_CALL.equals(call.method()) ? Json.text(call.params(), "name") : null;
+        if (name == null || !name.endsWith("__" + LoginTool.NAME)) {
+            return null;
+        }
+        for (Upstream upstream : pool.upstreams()) {
+            String prefix = upstream.config().prefix();
+            if (!prefix.isEmpty() && name.equals(prefix + "__" + LoginTool.NAME) && LoginTool.offeredFor(upstream.config())) {
+                boolean ownTool = upstream.state() == UpstreamState.UP && catalogue.tool(name).isPresent();
+                return ownTool ? null : upstream;
+            }
+        }
+        return null;
+    }
+
+    /** A call of {@code upstream}'s login tool: the login offered as any call of its would be, then its confirmation. */
+    private JsonNode logIn(HostCall call, Upstream upstream) {
+        if (upstream.state() == UpstreamState.UP) {
+            return LoginTool.loggedIn(upstream.name());
+        }
+        UpstreamStatus status = upstream.status();
+        NeedsLoginException refusal = new NeedsLoginException("upstream \"" + upstream.name() + "\" needs a login"
+                + (status.reason() == null ? "" : " (" + status.reason() + ")") + ": run `mcpx login " + upstream.name()
+                + "`, or call " + call.params().path("name").asString() + " from a host that can show a login link", null);
+        return logins.offer(call, upstream, refusal, () -> {
+            if (upstream.state() != UpstreamState.UP) {
+                throw refusal;
+            }
+            return LoginTool.loggedIn(upstream.name());
+        });
     }
 
     /** An upstream refused a call for want of a login: the host may be offered it ({@link HostLogins}). */

@@ -260,6 +260,45 @@ class HostLoginEndToEndTest {
     }
 
     @Test
+    void anUpstreamWaitingForALoginListsItsLoginToolWhoseCallOffersTheLoginAndThenSaysItIsDone() throws Exception {
+        try (ServeProcess serve = httpGateway()) {
+            HttpHost host = HttpHost.legacy(serve.mcpUri());
+            host.initialize(urlElicitation());
+            Listen listen = Listen.open(host);
+            await().atMost(WAIT).untilAsserted(() -> assertThat(host.request("tools/list", null).body())
+                    .contains("remote__mcpx_login").doesNotContain("remote__plain_tool"));
+
+            Exchange offered = host.call("remote__mcpx_login", Json.object());
+            assertThat(offered.errorCode()).as(offered.body()).isEqualTo(-32042);
+            openInBrowser(offeredUrl(offered));
+            listen.await("notifications/elicitation/complete");
+
+            Exchange done = host.call("remote__mcpx_login", Json.object());
+            assertThat(done.reply().has("error")).as(done.body() + serve.stderr()).isFalse();
+            assertThat(done.text()).contains("Logged in to remote");
+            String tools = host.request("tools/list", null).body();
+            assertThat(tools).contains("remote__plain_tool").doesNotContain("remote__mcpx_login");
+            assertThat(upstream.executions("plain_tool")).isZero();
+            assertThat(authorizationServer.tokenRequests("authorization_code")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theLoginToolTellsAHostWithoutUrlElicitationWhatToRun() throws Exception {
+        try (ServeProcess serve = httpGateway()) {
+            HttpHost modern = HttpHost.modern(serve.mcpUri());
+            await().atMost(WAIT).untilAsserted(() -> assertThat(modern.request("tools/list", null).body())
+                    .contains("remote__mcpx_login"));
+
+            Exchange refused = modern.call("remote__mcpx_login", Json.object());
+
+            assertThat(refused.errorCode()).as(refused.body()).isEqualTo(-32000);
+            assertThat(refused.reply().path("error").path("message").asString()).contains("mcpx login remote");
+            assertThat(authorizationServer.log()).doesNotContain("/authorize");
+        }
+    }
+
+    @Test
     void aHostWithoutUrlElicitationIsToldToRunMcpxLogin() throws Exception {
         try (ServeProcess serve = httpGateway()) {
             HttpHost formOnly = HttpHost.legacy(serve.mcpUri());
