@@ -215,6 +215,11 @@ public final class HostRequests {
         subscriptions.release(host);
     }
 
+    /** A request answered by an upstream (through the router): it may be slow, and send progress and asks first. */
+    public static boolean routed(String method) {
+        return Router.ROUTED.contains(method);
+    }
+
     /** Which era a request is in, by its body: modern requests carry their version in {@code _meta}. */
     public static Era eraOf(Request request) {
         ObjectNode meta = Json.objectAt(request.params(), MetaKeys.META);
