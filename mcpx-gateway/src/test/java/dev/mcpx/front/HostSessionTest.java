@@ -9,7 +9,6 @@ import dev.mcpx.config.Limits;
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.front.http.HttpFront;
 import dev.mcpx.front.http.HttpSecurity;
-import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.LineHost;
@@ -19,14 +18,14 @@ import dev.mcpx.testkit.conformance.ConformanceUpstream;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
-import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -161,6 +160,63 @@ class HostSessionTest {
         assertThat(host.request(11, "ping", null).getLast().has("result")).isTrue();
     }
 
+    /** A 2026-07-28 host's subscriptions/listen, on stdout or its own SSE response: acknowledged first, then the list changes it asked for. */
+    @ParameterizedTest
+    @EnumSource(Front.class)
+    void aModernListenIsAcknowledgedThenHearsTheListChangesItAskedFor(Front front) throws Exception {
+        ObjectNode params = Json.object();
+        params.putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+                .putObject("io.modelcontextprotocol/clientCapabilities");
+        params.putObject("notifications").put("toolsListChanged", true);
+        ObjectNode listen = Json.object().put("jsonrpc", "2.0").put("id", "listen-1").put("method", "subscriptions/listen");
+        listen.set("params", params);
+        BlockingQueue<JsonNode> heard = new LinkedBlockingQueue<>();
+        if (front == Front.STDIO) {
+            LineHost lines = LineHost.ofStdioFront(gateway);
+            hosts.add(lines);
+            lines.writeRaw(Json.write(listen));
+            Thread.ofVirtual().start(() -> {
+                try {
+                    for (JsonNode message = lines.nextNotification(Duration.ofMinutes(2)); message != null;
+                         message = lines.nextNotification(Duration.ofMinutes(2))) {
+                        heard.add(message);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        } else {
+            HttpHost modern = HttpHost.modern(http.mcpUri());
+            CompletableFuture<?> stream = modern.client().sendAsync(modern.builder(listen, "subscriptions/listen").build(),
+                    HttpResponse.BodyHandlers.ofLines()).thenAcceptAsync(response -> response.body()
+                    .filter(line -> line.startsWith("data:") && !line.substring(5).isBlank())
+                    .forEach(line -> heard.add(Json.parse(line.substring(5).trim()))), task -> Thread.ofVirtual().start(task));
+            hosts.add(() -> stream.cancel(true));
+        }
+
+        JsonNode ack = heard.poll(60, TimeUnit.SECONDS);
+        assertThat(ack).isNotNull();
+        assertThat(ack.path("method").asString()).isEqualTo("notifications/subscriptions/acknowledged");
+        assertThat(ack.path("params").path("_meta").path("io.modelcontextprotocol/subscriptionId").asString()).isEqualTo("listen-1");
+        assertThat(ack.path("params").path("notifications").path("toolsListChanged").asBoolean()).isTrue();
+        assertThat(ack.path("params").path("notifications").has("promptsListChanged")).isFalse();
+
+        Host other = connect(Front.HTTP);
+        assertThat(text(other.request(41, "tools/call", call("fake__add_tool").set("arguments",
+                Json.object().put("name", "fresh_" + front))))).isEqualTo("added");
+
+        JsonNode change = null;
+        for (JsonNode message = heard.poll(30, TimeUnit.SECONDS); message != null && change == null;
+             message = change == null ? heard.poll(30, TimeUnit.SECONDS) : null) {
+            if ("notifications/tools/list_changed".equals(message.path("method").asString())) {
+                change = message;
+            }
+        }
+        assertThat(change).as("a tools/list_changed after the upstream's tool was added").isNotNull();
+        assertThat(change.path("params").path("_meta").path("io.modelcontextprotocol/subscriptionId").asString())
+                .isEqualTo("listen-1");
+    }
+
     /** One legacy host, initialized (its initialize had id 1); each request's messages as the host receives them, its answer last. */
     private interface Host extends AutoCloseable {
 
@@ -180,18 +236,7 @@ class HostSessionTest {
     }
 
     private Host stdioHost() throws Exception {
-        Pipe hostToGateway = Pipe.open();
-        Pipe gatewayToHost = Pipe.open();
-        StdioFront stdio = new StdioFront(gateway.hostRequests(), gateway.listChanges(), gateway.frontLimits(),
-                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
-        Thread.ofVirtual().start(() -> {
-            try {
-                stdio.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        LineHost lines = new LineHost(Channels.newInputStream(gatewayToHost.source()), Channels.newOutputStream(hostToGateway.sink()));
+        LineHost lines = LineHost.ofStdioFront(gateway);
         ObjectNode init = Json.object().put("protocolVersion", "2025-11-25");
         init.putObject("capabilities");
         init.putObject("clientInfo").put("name", "stdio-host").put("version", "1");
