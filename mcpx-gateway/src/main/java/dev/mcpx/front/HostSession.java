@@ -110,11 +110,6 @@ public final class HostSession {
         rootsWanted = initialized;
     }
 
-    /** The gateway as this host's profile shows it. */
-    public HostRequests requests() {
-        return requests;
-    }
-
     /** No request of the host runs here and no listen is open. */
     public boolean idle() {
         return inFlight.isEmpty() && listens.isEmpty();
