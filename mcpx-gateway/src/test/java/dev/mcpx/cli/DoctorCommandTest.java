@@ -159,6 +159,22 @@ class DoctorCommandTest {
     }
 
     @Test
+    void aResourceWithoutItsEndpointOrItsSchemeIsToldWhatTheFrontServes() throws Exception {
+        try (OAuthServer server = OAuthServer.start(NodeTools.require())) {
+            ObjectNode mcpx = auth(server.issuer().toString(), "http://127.0.0.1:8931", "127.0.0.1:8931");
+            // doctor reads only the config: the files need not hold a certificate
+            mcpx.putObject("tls").put("cert", "cert.pem").put("key", "key.pem");
+
+            Run run = doctor(config(mcpx));
+
+            assertThat(run.exitCode()).as(run.out()).isEqualTo(1);
+            assertThat(run.out()).contains("fix: mcpx.auth.resource http://127.0.0.1:8931 is not where hosts reach the front: "
+                    + "it names no endpoint, and hosts reach /mcp (e.g. http://127.0.0.1:8931/mcp); "
+                    + "the front serves TLS (mcpx.tls), so hosts reach it at https");
+        }
+    }
+
+    @Test
     void aConfigThatDoesNotLoadExitsTwoNamingIt() throws Exception {
         Path bad = Files.writeString(home.resolve("bad.json"), "{\"mcpServers\": {\"x\": {}}}");
 
