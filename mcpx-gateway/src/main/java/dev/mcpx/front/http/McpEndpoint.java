@@ -365,7 +365,7 @@ final class McpEndpoint {
             Replies.error(response, callback, 404, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Session not found: " + sessionId));
             return;
         }
-        session.end();
+        // sessions.remove ended it: its calls are cancelled, its streams finished
         response.setStatus(200);
         callback.succeeded();
     }
