@@ -24,6 +24,11 @@ public final class CallLimit {
         this.permits = new Semaphore(max);
     }
 
+    /** No limit in practice: for a request that belongs to no host session (a 2026-07-28 HTTP request). */
+    public static CallLimit unlimited() {
+        return new CallLimit(Integer.MAX_VALUE);
+    }
+
     public static CallLimit perHost() {
         return new CallLimit(DEFAULT_PER_HOST);
     }

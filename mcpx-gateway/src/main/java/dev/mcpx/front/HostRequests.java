@@ -55,7 +55,7 @@ public final class HostRequests {
     /** Legacy methods 2026-07-28 removed: a modern host calling them gets -32601. */
     public static final Set<String> REMOVED_IN_MODERN = Set.of(Methods.INITIALIZE, Methods.PING,
             Methods.LOGGING_SET_LEVEL, Methods.RESOURCES_SUBSCRIBE, Methods.RESOURCES_UNSUBSCRIBE);
-    /** Legacy requests a front answers with {@link #subscription}, naming the host that subscribes. */
+    /** Legacy requests answered with {@link #subscription}, naming the host that subscribes. */
     public static final Set<String> SUBSCRIPTION_METHODS = Set.of(Methods.RESOURCES_SUBSCRIBE,
             Methods.RESOURCES_UNSUBSCRIBE);
 
@@ -142,7 +142,7 @@ public final class HostRequests {
     }
 
     /** The connected hosts' roots. */
-    public HostRoots roots() {
+    HostRoots roots() {
         return roots;
     }
 
@@ -163,7 +163,7 @@ public final class HostRequests {
      * A legacy host's {@code resources/subscribe} or {@code resources/unsubscribe}: {@code host}
      * receives the resource's updates until it unsubscribes or is {@link #release}d.
      */
-    public JsonRpcMessage subscription(Request hostRequest, ResourceSubscriptions.Subscriber host) {
+    JsonRpcMessage subscription(Request hostRequest, ResourceSubscriptions.Subscriber host) {
         try {
             String uri = Json.text(hostRequest.params(), "uri");
             if (uri == null) {
@@ -190,7 +190,7 @@ public final class HostRequests {
      * subscribes {@code host} to each and puts the ones that worked into {@code agreed} (the
      * acknowledgment omits what mcpx cannot honour, as the spec says).
      */
-    public void subscribeAll(ResourceSubscriptions.Subscriber host, ObjectNode asked, ObjectNode agreed) {
+    void subscribeAll(ResourceSubscriptions.Subscriber host, ObjectNode asked, ObjectNode agreed) {
         if (asked == null || !(asked.get("resourceSubscriptions") instanceof ArrayNode uris)) {
             return;
         }
@@ -211,8 +211,13 @@ public final class HostRequests {
     }
 
     /** The host is gone: its resource subscriptions end, and upstreams no host needs are released. */
-    public void release(ResourceSubscriptions.Subscriber host) {
+    void release(ResourceSubscriptions.Subscriber host) {
         subscriptions.release(host);
+    }
+
+    /** A request answered by an upstream (through the router): it may be slow, and send progress and asks first. */
+    public static boolean routed(String method) {
+        return Router.ROUTED.contains(method);
     }
 
     /** Which era a request is in, by its body: modern requests carry their version in {@code _meta}. */
@@ -221,37 +226,24 @@ public final class HostRequests {
         return meta != null && meta.has(MetaKeys.PROTOCOL_VERSION) ? Era.MODERN : Era.LEGACY;
     }
 
+    /** A request of no host session (fronts answer through {@link HostSession}), without progress. */
     public JsonRpcMessage answer(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
                                  Cancellation cancellation) {
-        return answer(hostRequest, era, hostProgress, cancellation, null, null);
+        return answer(hostRequest, era, hostProgress, cancellation, null, null, null, null, null);
     }
 
     /**
      * As above, with what the host declared ({@code hostCapabilities}: a legacy host's from its
-     * initialize; a modern host's come with each request) and {@code hostAsks}, which sends an
-     * upstream's server->client request to this host and returns its answer (null: none).
+     * initialize; a modern host's come with each request), {@code hostAsks}, which sends an
+     * upstream's server->client request to this host and returns its answer (null: none),
+     * {@code hostLog}, which sends the upstream's {@code notifications/message} params to it during
+     * the call (null: none), {@code legacyLogLevel}, the level a legacy host set with
+     * {@code logging/setLevel} (null: none; a modern host's comes with each request), and
+     * {@code hostSession}, the host's session as the audit log names it (null: none).
      */
-    public JsonRpcMessage answer(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
-                                 Cancellation cancellation, ObjectNode hostCapabilities, ServerRequestHandler hostAsks) {
-        return answer(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks, null, null);
-    }
-
-    /**
-     * As above, with {@code hostLog}, which sends the upstream's {@code notifications/message}
-     * params to this host during the call (null: none), and {@code legacyLogLevel}, the level a
-     * legacy host set with {@code logging/setLevel} (null: none; a modern host's comes with each
-     * request).
-     */
-    public JsonRpcMessage answer(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
-                                 Cancellation cancellation, ObjectNode hostCapabilities, ServerRequestHandler hostAsks,
-                                 Consumer<ObjectNode> hostLog, LogLevel legacyLogLevel) {
-        return answer(hostRequest, era, hostProgress, cancellation, hostCapabilities, hostAsks, hostLog, legacyLogLevel, null);
-    }
-
-    /** As above, with {@code hostSession}: the host's session as the audit log names it (null: none). */
-    public JsonRpcMessage answer(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
-                                 Cancellation cancellation, ObjectNode hostCapabilities, ServerRequestHandler hostAsks,
-                                 Consumer<ObjectNode> hostLog, LogLevel legacyLogLevel, String hostSession) {
+    JsonRpcMessage answer(Request hostRequest, Era era, Consumer<ObjectNode> hostProgress,
+                          Cancellation cancellation, ObjectNode hostCapabilities, ServerRequestHandler hostAsks,
+                          Consumer<ObjectNode> hostLog, LogLevel legacyLogLevel, String hostSession) {
         try (CallLogContext context = CallLogContext.enter(hostRequest)) {
             long start = System.nanoTime();
             HostObserver.Answering answering = observer.answering(hostRequest, era, hostSession);
@@ -273,8 +265,8 @@ public final class HostRequests {
         observer.refused(limit);
     }
 
-    /** A host's session ended (see {@link HostObserver#sessionEnded}); both fronts report here. */
-    public void sessionEnded(String protocolVersion, long nanos) {
+    /** A host's session ended (see {@link HostObserver#sessionEnded}); {@link HostSession} reports it for both fronts. */
+    void sessionEnded(String protocolVersion, long nanos) {
         observer.sessionEnded(protocolVersion, nanos);
     }
 

@@ -1,5 +1,6 @@
 package dev.mcpx.front;
 
+import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcMessage;
 import dev.mcpx.protocol.JsonRpcMessage.Notification;
 import dev.mcpx.protocol.MetaKeys;
@@ -13,9 +14,9 @@ import java.util.function.Consumer;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A modern host's {@code subscriptions/listen} stream as a receiver of resource updates: each
- * tagged with the stream's subscription id, and none sent before the acknowledgment (the spec's
- * order), so updates that arrive while the stream is being set up wait for it.
+ * A modern host's {@code subscriptions/listen} stream as a receiver of resource updates and list
+ * changes: each tagged with the stream's subscription id, and none sent before the
+ * acknowledgment (the spec's order), so what arrives while the stream is being set up waits for it.
  */
 public final class ListenUpdates implements ResourceSubscriptions.Subscriber {
 
@@ -23,7 +24,7 @@ public final class ListenUpdates implements ResourceSubscriptions.Subscriber {
     private final Consumer<JsonRpcMessage> send;
     /** Sending writes to the host, which may read slowly: a lock that does not pin a virtual thread's carrier. */
     private final ReentrantLock lock = new ReentrantLock();
-    private List<ObjectNode> held = new ArrayList<>();
+    private List<JsonRpcMessage> held = new ArrayList<>();
 
     public ListenUpdates(RequestId subscriptionId, Consumer<JsonRpcMessage> send) {
         this.subscriptionId = subscriptionId;
@@ -32,12 +33,21 @@ public final class ListenUpdates implements ResourceSubscriptions.Subscriber {
 
     @Override
     public void updated(ObjectNode params) {
+        deliver(tagged(Methods.RESOURCES_UPDATED, params));
+    }
+
+    /** A {@code notifications/.../list_changed} the host agreed to hear. */
+    public void listChanged(String method) {
+        deliver(tagged(method, Json.object()));
+    }
+
+    private void deliver(Notification notification) {
         lock.lock();
         try {
             if (held != null) {
-                held.add(params);
+                held.add(notification);
             } else {
-                send.accept(tagged(params));
+                send.accept(notification);
             }
         } finally {
             lock.unlock();
@@ -49,16 +59,16 @@ public final class ListenUpdates implements ResourceSubscriptions.Subscriber {
         lock.lock();
         try {
             send.accept(acknowledgment);
-            held.forEach(params -> send.accept(tagged(params)));
+            held.forEach(send);
             held = null;
         } finally {
             lock.unlock();
         }
     }
 
-    private Notification tagged(ObjectNode params) {
+    private Notification tagged(String method, ObjectNode params) {
         ObjectNode copy = params.deepCopy();
         copy.withObjectProperty(MetaKeys.META).set(MetaKeys.SUBSCRIPTION_ID, subscriptionId.toJson());
-        return new Notification(Methods.RESOURCES_UPDATED, copy);
+        return new Notification(method, copy);
     }
 }

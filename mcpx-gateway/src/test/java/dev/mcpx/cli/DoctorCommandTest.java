@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcpx.gateway.TestGateways;
 import dev.mcpx.protocol.Json;
+import dev.mcpx.testkit.NodeTools;
+import dev.mcpx.testkit.OAuthServer;
 import dev.mcpx.testkit.stdio.StdioFakeServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.node.ArrayNode;
@@ -40,6 +43,27 @@ class DoctorCommandTest {
         Path file = home.resolve("mcpx.json");
         Files.writeString(file, Json.write(root));
         return file;
+    }
+
+    /** The config with one working upstream and these {@code mcpx} options. */
+    private Path config(ObjectNode mcpx) throws IOException {
+        Path file = config(false);
+        ObjectNode root = (ObjectNode) Json.parse(Files.readString(file));
+        root.set("mcpx", mcpx);
+        Files.writeString(file, Json.write(root));
+        return file;
+    }
+
+    private static ObjectNode auth(String issuer, String resource, String http) {
+        ObjectNode mcpx = Json.object();
+        if (http != null) {
+            mcpx.put("http", http);
+        }
+        ObjectNode auth = mcpx.putObject("auth").put("issuer", issuer);
+        if (resource != null) {
+            auth.put("resource", resource);
+        }
+        return mcpx;
     }
 
     private Run doctor(Path config) throws Exception {
@@ -90,6 +114,64 @@ class DoctorCommandTest {
 
         assertThat(run.exitCode()).as(run.out()).isEqualTo(0);
         assertThat(run.out()).contains("upstream  good: ok").contains("nothing to fix").doesNotContain("fix:");
+    }
+
+    @Test
+    void anAuthorizationServerThatAnswersAndAResourceAsTheFrontIsServedHaveNothingToFix() throws Exception {
+        try (OAuthServer server = OAuthServer.start(NodeTools.require())) {
+            String issuer = server.issuer().toString();
+
+            Run run = doctor(config(auth(issuer, "http://127.0.0.1:8931/mcp", "127.0.0.1:8931")));
+
+            assertThat(run.exitCode()).as(run.out()).isEqualTo(0);
+            assertThat(run.out()).containsPattern("auth      issuer " + Pattern.quote(issuer) + ": metadata at "
+                            + Pattern.quote(issuer) + "/\\.well-known/\\S+, jwks_uri \\S+, [1-9]\\d* signing keys")
+                    .contains("auth      resource http://127.0.0.1:8931/mcp: ok")
+                    .contains("nothing to fix");
+        }
+    }
+
+    @Test
+    void anIssuerWithoutMetadataAndAResourceOnAnotherPortAreReportedWithWhatToFix() throws Exception {
+        try (OAuthServer server = OAuthServer.start(NodeTools.require())) {
+            String issuer = server.issuer() + "/tenant-that-is-not";
+
+            Run run = doctor(config(auth(issuer, "http://127.0.0.1:9999/mcp", "127.0.0.1:8931")));
+
+            assertThat(run.exitCode()).as(run.out()).isEqualTo(1);
+            assertThat(run.out())
+                    .contains("fix: mcpx.auth.issuer " + issuer + " is not usable: no metadata for issuer " + issuer
+                            + " names its keys; tried " + server.issuer() + "/.well-known/oauth-authorization-server/tenant-that-is-not")
+                    .contains("fix: mcpx.auth.resource http://127.0.0.1:9999/mcp is not where hosts reach the front: "
+                            + "it names port 9999 of 127.0.0.1, where the front binds port 8931 (mcpx.http)");
+        }
+    }
+
+    @Test
+    void aFrontForOtherMachinesWithoutAResourceIsToldToNameOne() throws Exception {
+        try (OAuthServer server = OAuthServer.start(NodeTools.require())) {
+            Run run = doctor(config(auth(server.issuer().toString(), null, "0.0.0.0:8931")));
+
+            assertThat(run.exitCode()).as(run.out()).isEqualTo(1);
+            assertThat(run.out()).contains("fix: mcpx.auth.resource is required: mcpx.http binds 0.0.0.0, beyond loopback")
+                    .doesNotContain("fix: mcpx.auth.issuer");
+        }
+    }
+
+    @Test
+    void aResourceWithoutItsEndpointOrItsSchemeIsToldWhatTheFrontServes() throws Exception {
+        try (OAuthServer server = OAuthServer.start(NodeTools.require())) {
+            ObjectNode mcpx = auth(server.issuer().toString(), "http://127.0.0.1:8931", "127.0.0.1:8931");
+            // doctor reads only the config: the files need not hold a certificate
+            mcpx.putObject("tls").put("cert", "cert.pem").put("key", "key.pem");
+
+            Run run = doctor(config(mcpx));
+
+            assertThat(run.exitCode()).as(run.out()).isEqualTo(1);
+            assertThat(run.out()).contains("fix: mcpx.auth.resource http://127.0.0.1:8931 is not where hosts reach the front: "
+                    + "it names no endpoint, and hosts reach /mcp (e.g. http://127.0.0.1:8931/mcp); "
+                    + "the front serves TLS (mcpx.tls), so hosts reach it at https");
+        }
     }
 
     @Test

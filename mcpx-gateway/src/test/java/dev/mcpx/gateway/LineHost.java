@@ -1,11 +1,15 @@
 package dev.mcpx.gateway;
 
+import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.protocol.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.Pipe;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -34,6 +38,22 @@ public final class LineHost implements AutoCloseable {
     public LineHost(InputStream fromGateway, OutputStream toGateway) {
         this.toGateway = toGateway;
         Thread.ofVirtual().start(() -> read(fromGateway));
+    }
+
+    /** A host of a {@link StdioFront} serving {@code gateway} in process, on pipes; closing it closes the front's stdin. */
+    public static LineHost ofStdioFront(Gateway gateway) throws IOException {
+        Pipe hostToGateway = Pipe.open();
+        Pipe gatewayToHost = Pipe.open();
+        StdioFront front = new StdioFront(gateway.hostRequests(), gateway.listChanges(), gateway.frontLimits(),
+                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
+        Thread.ofVirtual().start(() -> {
+            try {
+                front.run();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        return new LineHost(Channels.newInputStream(gatewayToHost.source()), Channels.newOutputStream(hostToGateway.sink()));
     }
 
     private void read(InputStream fromGateway) {

@@ -15,24 +15,17 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import dev.mcpx.config.FrontAuth;
-import dev.mcpx.protocol.Json;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.text.ParseException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
 
 /**
  * OAuth access tokens from the configured authorization server, checked as a resource server
@@ -55,8 +48,8 @@ final class AccessTokens {
     static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(30);
     private static final Duration KEYS_TIME_TO_LIVE = Duration.ofMinutes(15);
     private static final Duration OUTAGE_TOLERANCE = Duration.ofHours(1);
-    private static final Duration FETCH_TIMEOUT = Duration.ofSeconds(10);
-    private static final int MAX_DOCUMENT_BYTES = 512 * 1024;
+    private static final Duration FETCH_TIMEOUT = AuthorizationServer.FETCH_TIMEOUT;
+    private static final int MAX_DOCUMENT_BYTES = AuthorizationServer.MAX_DOCUMENT_BYTES;
     /** After failing to find the keys, requests are refused at once for this long instead of each asking again. */
     private static final Duration DISCOVERY_BACKOFF = Duration.ofSeconds(5);
 
@@ -148,7 +141,7 @@ final class AccessTokens {
                 throw new KeysUnavailable(discoveryProblem);
             }
             try {
-                processor = build(auth.jwksUri().isPresent() ? auth.jwksUri().get() : discoverKeys());
+                processor = build(discoverKeys());
                 return processor;
             } catch (KeysUnavailable e) {
                 discoveryFailed = Instant.now();
@@ -187,63 +180,12 @@ final class AccessTokens {
         return jwts;
     }
 
-    /**
-     * The issuer's {@code jwks_uri}, from its metadata at the places the MCP authorization spec
-     * lists, in its order (RFC 8414, then OpenID Connect); a document naming another issuer is
-     * not used.
-     */
     private URI discoverKeys() throws KeysUnavailable {
-        List<String> tried = new ArrayList<>();
-        for (URI candidate : metadataUrls(URI.create(auth.issuer()))) {
-            try {
-                HttpResponse<InputStream> response = http.send(HttpRequest.newBuilder(candidate).timeout(FETCH_TIMEOUT)
-                        .header("Accept", "application/json").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
-                byte[] body;
-                try (InputStream in = response.body()) {
-                    body = in.readNBytes(MAX_DOCUMENT_BYTES);
-                }
-                if (response.statusCode() != 200) {
-                    tried.add(candidate + " (HTTP " + response.statusCode() + ")");
-                    continue;
-                }
-                JsonNode metadata = Json.parse(new String(body, java.nio.charset.StandardCharsets.UTF_8));
-                if (!auth.issuer().equals(metadata.path("issuer").asString(""))) {
-                    tried.add(candidate + " (it names issuer \"" + metadata.path("issuer").asString("") + "\")");
-                    continue;
-                }
-                String jwks = metadata.path("jwks_uri").asString("");
-                if (jwks.isEmpty()) {
-                    throw new KeysUnavailable("the metadata at " + candidate + " has no jwks_uri: set mcpx.auth.jwksUri");
-                }
-                URI keys = URI.create(jwks);
-                boolean local = "http".equals(keys.getScheme()) && keys.getHost() != null
-                        && (keys.getHost().equals("localhost") || keys.getHost().startsWith("127."));
-                if (!"https".equals(keys.getScheme()) && !local) {
-                    throw new KeysUnavailable("the metadata at " + candidate + " names jwks_uri " + jwks
-                            + ", which is not https");
-                }
-                return keys;
-            } catch (IOException | JacksonException | IllegalArgumentException e) {
-                tried.add(candidate + " (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new KeysUnavailable("interrupted while reading " + candidate);
-            }
+        try {
+            return AuthorizationServer.keys(auth, http).jwksUri();
+        } catch (AuthorizationServer.Unusable e) {
+            throw new KeysUnavailable(e.getMessage());
         }
-        throw new KeysUnavailable("no metadata for issuer " + auth.issuer() + " names its keys; tried " + String.join(", ", tried));
-    }
-
-    /** RFC 8414 section 3.1 and OpenID Connect discovery, in the MCP authorization spec's order. */
-    static List<URI> metadataUrls(URI issuer) {
-        String origin = issuer.getScheme() + "://" + issuer.getRawAuthority();
-        String path = issuer.getRawPath() == null ? "" : issuer.getRawPath().replaceAll("/+$", "");
-        if (path.isEmpty()) {
-            return List.of(URI.create(origin + "/.well-known/oauth-authorization-server"),
-                    URI.create(origin + "/.well-known/openid-configuration"));
-        }
-        return List.of(URI.create(origin + "/.well-known/oauth-authorization-server" + path),
-                URI.create(origin + "/.well-known/openid-configuration" + path),
-                URI.create(origin + path + "/.well-known/openid-configuration"));
     }
 
     private static final class KeysUnavailable extends Exception {

@@ -2,16 +2,11 @@ package dev.mcpx.front.http;
 
 import dev.mcpx.front.FrontLimits;
 import dev.mcpx.front.ListChanges;
-import dev.mcpx.front.SubscriptionFlags;
 import dev.mcpx.gateway.Gateway;
-import dev.mcpx.protocol.Json;
-import dev.mcpx.protocol.JsonRpcMessage.Notification;
-import dev.mcpx.protocol.Methods;
 import dev.mcpx.telemetry.Telemetry;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
-import java.util.Set;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -20,7 +15,6 @@ import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code mcpx serve --http}: Jetty on virtual threads serving {@code /mcp} (both eras) and
@@ -66,12 +60,7 @@ public final class HttpFront implements AutoCloseable {
                     + "mcpx.auth.resource (the URL hosts reach /mcp at) is required");
         }
         FrontLimits limits = gateway.frontLimits();
-        sessions = new LegacySessions(IDLE_LIMIT, limits, sse, replayCounters, replication.sessions(),
-                session -> {
-                    gateway.hostRequests().release(session.updates);
-                    gateway.hostRequests().roots().remove(session);
-                    gateway.hostRequests().sessionEnded(session.version.wire(), System.nanoTime() - session.startedNanos);
-                });
+        sessions = new LegacySessions(IDLE_LIMIT, limits, sse, replayCounters, replication.sessions(), gateway.hostRequests());
         server = new Server(new VirtualThreadPool(MAX_CONCURRENT_EXCHANGES));
         HttpConfiguration http = new HttpConfiguration();
         http.setRequestHeaderSize(limits.maxHeaderBytes());
@@ -176,21 +165,8 @@ public final class HttpFront implements AutoCloseable {
 
     /** Each host listening here hears of the lists that changed for its profile, on this replica or another. */
     private void listsChanged(ListChanges.Notice notice) {
-        for (LegacySession session : sessions.all()) {
-            SseStream listen = session.listen;
-            if (session.initialized && listen != null) {
-                notice.methods(session.profile).forEach(method -> listen.send(new Notification(method, null)));
-            }
-        }
-        for (ModernListeners.Listener listener : listeners.all()) {
-            for (String method : notice.methods(listener.profile())) {
-                if (listener.agreed().path(SubscriptionFlags.of(method)).asBoolean(false)) {
-                    ObjectNode params = Json.object();
-                    params.putObject("_meta").set("io.modelcontextprotocol/subscriptionId", listener.id().toJson());
-                    listener.stream().send(new Notification(method, params));
-                }
-            }
-        }
+        sessions.all().forEach(session -> session.host.listsChanged(notice));
+        listeners.all().forEach(listener -> listener.listen().listsChanged(notice));
     }
 
     /** Stops accepting, ends open streams and sessions. */
@@ -199,10 +175,8 @@ public final class HttpFront implements AutoCloseable {
         unsubscribe.run();
         sweeper.interrupt();
         sessions.all().forEach(LegacySession::end);
-        // tearing a listen down is the one thing a server cancels, and it must say so (cancellation.md)
         listeners.all().forEach(listener -> {
-            listener.stream().send(new Notification(Methods.CANCELLED, Json.object()
-                    .<ObjectNode>set("requestId", listener.id().toJson()).put("reason", "mcpx is shutting down")));
+            listener.listen().cancel("mcpx is shutting down");
             listener.stream().finish();
         });
         try {

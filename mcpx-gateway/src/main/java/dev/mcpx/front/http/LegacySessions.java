@@ -1,7 +1,8 @@
 package dev.mcpx.front.http;
 
 import dev.mcpx.front.FrontLimits;
-import dev.mcpx.front.HostAsks;
+import dev.mcpx.front.HostRequests;
+import dev.mcpx.front.HostSession;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.router.LogLevel;
 import java.security.SecureRandom;
@@ -10,10 +11,10 @@ import java.util.Collection;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -35,18 +36,18 @@ final class LegacySessions {
     private final HostSessionStore store;
     /** Front-wide, so an event id names one stream of one session. */
     private final AtomicLong streamNumbers = new AtomicLong();
-    private final Consumer<LegacySession> ended;
+    private final HostRequests requests;
     private volatile BiConsumer<LegacySession, SharedSession> takenUp = (session, shared) -> { };
 
-    /** {@code ended}: told of each session that is gone here (deleted, expired or forgotten), to release what it held. */
+    /** {@code requests}: the gateway the sessions' hosts are served, each as its session's profile shows it. */
     LegacySessions(Duration idleLimit, FrontLimits limits, SseSettings sse, ReplayCounters counters,
-                   HostSessionStore store, Consumer<LegacySession> ended) {
+                   HostSessionStore store, HostRequests requests) {
         this.idleLimit = idleLimit;
         this.limits = limits;
         this.sse = sse;
         this.counters = counters;
         this.store = store;
-        this.ended = ended;
+        this.requests = requests;
         store.onRemovedElsewhere(this::drop);
     }
 
@@ -61,15 +62,26 @@ final class LegacySessions {
         random.nextBytes(bytes);
         LegacySession session = local(HexFormat.of().formatHex(bytes), version, profile, capabilities);
         // stored first: a store that fails leaves no session behind here
-        store.create(shared(session));
+        store.create(new SharedSession(session.id, version, profile, capabilities, null, false, Set.of()));
         byId.put(session.id, session);
         return session;
     }
 
     private LegacySession local(String id, ProtocolVersion version, String profile, ObjectNode capabilities) {
-        LegacySession session = new LegacySession(id, version, limits.callLimit(), new ReplayStore(streamNumbers, sse, counters));
-        session.profile = profile;
-        session.asks = new HostAsks(capabilities, LegacySession.HOST_ANSWER_TIMEOUT, session::notifyListening);
+        HostSession.Replicas replicas = new HostSession.Replicas() {
+            @Override
+            public void initialized() {
+                store.initialized(id);
+            }
+
+            @Override
+            public void logLevel(LogLevel level) {
+                store.logLevel(id, level);
+            }
+        };
+        LegacySession session = new LegacySession(id, version, profile, limits.callLimit(),
+                new ReplayStore(streamNumbers, sse, counters), requests.forProfile(profile), replicas);
+        session.host.declared(capabilities);
         return session;
     }
 
@@ -91,41 +103,21 @@ final class LegacySessions {
                 takenUp.accept(fresh, shared);
             }
         }
-        session.logLevel = shared.logLevel();
-        session.initialized |= shared.initialized();
+        session.host.stored(shared.logLevel(), shared.initialized());
         session.touch();
         return session;
     }
 
     private LegacySession takeUp(SharedSession shared) {
         LegacySession session = local(shared.id(), shared.version(), shared.profile(), shared.capabilities());
-        session.initialized = shared.initialized();
-        session.logLevel = shared.logLevel();
-        // its roots were asked for where it initialized: ask again once it listens here
-        session.rootsWanted = shared.initialized();
+        session.host.stored(shared.logLevel(), shared.initialized());
+        session.host.takenUp();
         return session;
-    }
-
-    /** The session's host sent {@code initialized}: every replica is to know. */
-    void initialized(LegacySession session) {
-        store.initialized(session.id);
-        session.initialized = true;
-    }
-
-    /** The session's host set its log level: stored first, so a concurrent request cannot put the old one back. */
-    void logLevel(LegacySession session, LogLevel level) {
-        store.logLevel(session.id, level);
-        session.logLevel = level;
     }
 
     /** The session's host subscribed to the resource {@code uri}, or unsubscribed: for replicas that take it up later. */
     void subscription(LegacySession session, String uri, boolean subscribed) {
         store.subscription(session.id, uri, subscribed);
-    }
-
-    private static SharedSession shared(LegacySession session) {
-        return new SharedSession(session.id, session.version, session.profile, session.asks.capabilities(),
-                session.logLevel, session.initialized, java.util.Set.of());
     }
 
     private void forgetIdle() {
@@ -134,7 +126,6 @@ final class LegacySessions {
             if (session.isIdle() && now - session.lastUsedNanos() > idleLimit.toNanos() && byId.remove(session.id, session)) {
                 store.forgotIdle(session.id);
                 session.end();
-                ended.accept(session);
             }
         }
     }
@@ -146,12 +137,12 @@ final class LegacySessions {
         byId.values().forEach(session -> session.replay.sweep(now));
     }
 
-    /** Ends the session on every replica; returns this replica's copy (null if it had none). */
+    /** Ends the session on every replica and here; returns this replica's copy (null if it had none). */
     LegacySession remove(String id) {
         store.remove(id);
         LegacySession session = byId.remove(id);
         if (session != null) {
-            ended.accept(session);
+            session.end();
         }
         return session;
     }
@@ -161,7 +152,6 @@ final class LegacySessions {
         LegacySession session = byId.remove(id);
         if (session != null) {
             session.end();
-            ended.accept(session);
         }
     }
 

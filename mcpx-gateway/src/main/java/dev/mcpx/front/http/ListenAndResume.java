@@ -37,7 +37,7 @@ final class ListenAndResume {
         if (previous != null) {
             previous.finish();
         }
-        session.onListen.run();
+        session.host.reachable();
         // a listen stream whose host went away stays the session's: what it misses waits for a resume
         end(stream.origin(), callback);
     }

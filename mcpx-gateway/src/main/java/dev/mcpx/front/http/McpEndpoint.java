@@ -1,9 +1,10 @@
 package dev.mcpx.front.http;
 
 import dev.mcpx.client.Cancellation;
-import dev.mcpx.front.HostAsks;
+import dev.mcpx.front.HostChannel;
 import dev.mcpx.front.HostRequests;
-import dev.mcpx.front.ListenUpdates;
+import dev.mcpx.front.HostSession;
+import dev.mcpx.front.Listen;
 import dev.mcpx.front.ServerIdentity;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.ErrorCodes;
@@ -13,20 +14,17 @@ import dev.mcpx.protocol.JsonRpcMessage;
 import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
 import dev.mcpx.protocol.JsonRpcMessage.Notification;
 import dev.mcpx.protocol.JsonRpcMessage.Request;
+import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.MalformedMessageException;
 import dev.mcpx.protocol.McpErrorException;
-import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
-import dev.mcpx.router.LogLevel;
-import dev.mcpx.router.Router;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.io.Content;
@@ -34,7 +32,6 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -72,7 +69,7 @@ final class McpEndpoint {
         this.listenAndResume = new ListenAndResume(sse, counters, keepAlive);
         this.maxBody = maxBody;
         this.relay = relay;
-        sessions.onTakenUp(this::takeUp);
+        sessions.onTakenUp(McpEndpoint::takeUp);
         relay.onForwarded(this::forwarded);
     }
 
@@ -172,36 +169,25 @@ final class McpEndpoint {
         ProtocolVersion version = ServerIdentity.negotiate(Json.text(hostRequest.params(), "protocolVersion"));
         LegacySession session = sessions.create(version, requests.profileName(),
                 Json.objectAt(hostRequest.params(), "capabilities"));
-        askRootsOnListen(session);
-        JsonRpcMessage hostResult = requests.answer(hostRequest, Era.LEGACY, null, new Cancellation());
-        if (hostResult instanceof ErrorResponse) {
+        JsonRpcMessage hostResult = session.host.take(hostRequest, Era.LEGACY, new Cancellation()).answer(HostChannel.NONE);
+        if (!(hostResult instanceof Result)) {
             sessions.remove(session.id);
-            Replies.json(response, callback, 200, hostResult);
+            reply(Era.LEGACY, hostResult, response, callback);
             return;
         }
         Replies.json(response, callback, 200, hostResult, SESSION_HEADER, session.id);
     }
 
     /** A session another replica created: asks for roots once it listens here, subscribes to what its host did. */
-    private void takeUp(LegacySession session, SharedSession shared) {
-        askRootsOnListen(session);
+    private static void takeUp(LegacySession session, SharedSession shared) {
         if (session.listen != null) {
             // a GET of the host got here first
-            session.onListen.run();
+            session.host.reachable();
         }
         for (String uri : shared.subscriptions()) {
             ObjectNode params = Json.object().put("uri", uri);
-            requests.forProfile(session.profile).subscription(
-                    new Request(RequestId.of("mcpx-take-up"), Methods.RESOURCES_SUBSCRIBE, params), session.updates);
+            session.host.follow(new Request(RequestId.of("mcpx-take-up"), Methods.RESOURCES_SUBSCRIBE, params));
         }
-    }
-
-    private void askRootsOnListen(LegacySession session) {
-        session.onListen = () -> {
-            if (session.rootsWanted) {
-                fetchRoots(session);
-            }
-        };
     }
 
     private void legacy(LegacySession session, JsonRpcMessage hostMessage, String version,
@@ -213,50 +199,27 @@ final class McpEndpoint {
         }
         switch (hostMessage) {
             case Notification notification -> {
-                if (Methods.INITIALIZED.equals(notification.method())) {
-                    sessions.initialized(session);
-                    fetchRoots(session);
-                } else if (Methods.ROOTS_LIST_CHANGED.equals(notification.method())) {
-                    fetchRoots(session);
-                } else if (Methods.CANCELLED.equals(notification.method())) {
-                    if (!cancel(session, notification)) {
-                        relay.forward(session.id, codec.encode(notification));
-                    }
+                if (!session.host.notified(notification)) {
+                    // the call it cancels may run on another replica
+                    relay.forward(session.id, codec.encode(notification));
                 }
                 Replies.accepted(response, callback);
             }
-            case Request hostRequest when HostRequests.SUBSCRIPTION_METHODS.contains(hostRequest.method()) -> {
-                JsonRpcMessage answer = requests.subscription(hostRequest, session.updates);
-                if (!(answer instanceof ErrorResponse)) {
+            case Request hostRequest when HostRequests.routed(hostRequest.method()) ->
+                    streamCall(hostRequest, Era.LEGACY, session.host, session, response, callback);
+            case Request hostRequest -> {
+                JsonRpcMessage answer = session.host.take(hostRequest, Era.LEGACY, new Cancellation()).answer(HostChannel.NONE);
+                if (HostRequests.SUBSCRIPTION_METHODS.contains(hostRequest.method()) && answer instanceof Result) {
                     // every replica's copy subscribes too: the host's listen stream may be on any of them
                     sessions.subscription(session, Json.text(hostRequest.params(), "uri"),
                             Methods.RESOURCES_SUBSCRIBE.equals(hostRequest.method()));
                     relay.forward(session.id, codec.encode(hostRequest));
                 }
-                Replies.json(response, callback, 200, answer);
-            }
-            case Request hostRequest when Router.ROUTED.contains(hostRequest.method()) -> {
-                if (!session.calls.tryAcquire()) {
-                    requests.refused("maxCallsPerHost");
-                    Replies.json(response, callback, 200, new ErrorResponse(hostRequest.id(), session.calls.refusal()));
-                    return;
-                }
-                try {
-                    streamCall(hostRequest, Era.LEGACY, session, response, callback);
-                } finally {
-                    session.calls.release();
-                }
-            }
-            case Request hostRequest -> {
-                JsonRpcMessage hostResult = requests.answer(hostRequest, Era.LEGACY, null, new Cancellation());
-                if (Methods.LOGGING_SET_LEVEL.equals(hostRequest.method()) && !(hostResult instanceof ErrorResponse)) {
-                    sessions.logLevel(session, LogLevel.parse(Json.text(hostRequest.params(), "level")));
-                }
-                Replies.json(response, callback, 200, hostResult);
+                reply(Era.LEGACY, answer, response, callback);
             }
             default -> {
                 // the host's answer to a sampling/elicitation/roots request mcpx passed to it
-                if (!session.asks.complete(hostMessage)) {
+                if (!session.host.answered(hostMessage)) {
                     relay.forward(session.id, codec.encode(hostMessage));
                 }
                 Replies.accepted(response, callback);
@@ -264,14 +227,13 @@ final class McpEndpoint {
         }
     }
 
-    /** Cancels the session's call here the notification names; false when no such call runs here. */
-    private static boolean cancel(LegacySession session, Notification notification) {
-        RequestId id = RequestId.fromJson(notification.params() == null ? null : notification.params().get("requestId"));
-        Cancellation cancellation = id == null ? null : session.inFlight.get(id);
-        if (cancellation != null) {
-            cancellation.cancel(Json.text(notification.params(), "reason"));
+    /** A whole answer; a request the host cancelled meanwhile gets none (MCP cancellation rules), only the POST's 202. */
+    private static void reply(Era era, JsonRpcMessage answer, Response response, Callback callback) {
+        if (answer == null) {
+            Replies.accepted(response, callback);
+        } else {
+            Replies.json(response, callback, status(era, answer), answer);
         }
-        return cancellation != null;
     }
 
     /** Another replica got a host's message about a call it does not run: if it runs here, it gets it. */
@@ -282,43 +244,17 @@ final class McpEndpoint {
         }
         try {
             switch (codec.decode(text)) {
-                case Notification notification when Methods.CANCELLED.equals(notification.method()) -> cancel(session, notification);
+                case Notification notification when Methods.CANCELLED.equals(notification.method()) ->
+                        session.host.notified(notification);
                 case Notification other -> LOG.debug("legacy session {}: ignored a forwarded {}", session.auditName, other.method());
                 case Request request when HostRequests.SUBSCRIPTION_METHODS.contains(request.method()) ->
-                        requests.forProfile(session.profile).subscription(request, session.updates);
+                        session.host.follow(request);
                 case Request request -> LOG.debug("legacy session {}: ignored a forwarded {}", session.auditName, request.method());
-                case JsonRpcMessage answer -> session.asks.complete(answer);
+                case JsonRpcMessage answer -> session.host.answered(answer);
             }
         } catch (MalformedMessageException e) {
             LOG.warn("legacy session {}: a forwarded message did not decode: {}", session.auditName, e.getMessage());
         }
-    }
-
-    /**
-     * Asks a legacy host that declared {@code roots} for them on its GET stream (the answer comes
-     * as a POST), for the upstreams' asks outside a call; without a stream yet, once it opens one.
-     */
-    private void fetchRoots(LegacySession session) {
-        if (!session.initialized || !session.asks.capabilities().has("roots")) {
-            return;
-        }
-        SseStream stream = session.listen;
-        session.rootsWanted = stream == null;
-        if (stream == null) {
-            return;
-        }
-        Thread.ofVirtual().name("mcpx-host-roots").start(() -> {
-            try {
-                JsonNode listed = session.asks.forCall(stream::send, null).handle(Methods.ROOTS_LIST, null);
-                requests.roots().put(session, listed.path("roots"));
-                if (sessions.get(session.id) != session) {
-                    // it ended while the host answered: its roots are no longer anyone's
-                    requests.roots().remove(session);
-                }
-            } catch (McpException e) {
-                LOG.info("legacy session {}: the host did not list its roots: {}", session.id, e.getMessage());
-            }
-        });
     }
 
     private void modern(JsonRpcMessage hostMessage, org.eclipse.jetty.server.Request request, Response response,
@@ -333,14 +269,15 @@ final class McpEndpoint {
             Replies.error(response, callback, 400, hostRequest.id(), e.error());
             return;
         }
+        HostSession alone = HostSession.stateless(requests);
         if (Methods.SUBSCRIPTIONS_LISTEN.equals(hostRequest.method())) {
             listen(hostRequest, response, callback);
-        } else if (Router.ROUTED.contains(hostRequest.method())
+        } else if (HostRequests.routed(hostRequest.method())
                 && !HostRequests.REMOVED_IN_MODERN.contains(hostRequest.method())) {
-            streamCall(hostRequest, Era.MODERN, null, response, callback);
+            streamCall(hostRequest, Era.MODERN, alone, null, response, callback);
         } else {
-            JsonRpcMessage hostResult = requests.answer(hostRequest, Era.MODERN, null, new Cancellation());
-            Replies.json(response, callback, status(Era.MODERN, hostResult), hostResult);
+            reply(Era.MODERN, alone.take(hostRequest, Era.MODERN, new Cancellation()).answer(HostChannel.NONE),
+                    response, callback);
         }
     }
 
@@ -362,59 +299,31 @@ final class McpEndpoint {
      * one answer. A modern host that goes away cancels its call; a legacy one does not (2025-11-25:
      * disconnection is not cancellation), it resumes with GET and Last-Event-ID or cancels explicitly.
      */
-    private void streamCall(Request hostRequest, Era era, LegacySession session, Response response, Callback callback) {
+    private void streamCall(Request hostRequest, Era era, HostSession host, LegacySession session, Response response,
+                            Callback callback) {
         Cancellation cancellation = new Cancellation();
-        Map<RequestId, Cancellation> inFlight = session == null ? null : session.inFlight;
-        HostAsks asks = session == null ? null : session.asks;
-        LogLevel logLevel = session == null ? null : session.logLevel;
-        if (inFlight != null) {
-            inFlight.put(hostRequest.id(), cancellation);
-        }
         SseStream stream = session == null
                 ? SseStream.deferred(response, keepAlive, () -> cancellation.cancel("host disconnected"))
                 : SseStream.resumableCall(session.replay, sse, response, keepAlive);
-        try {
-            JsonRpcMessage hostResult = requests.answer(hostRequest, era,
-                    hostProgress -> stream.send(new Notification(Methods.PROGRESS, hostProgress)), cancellation,
-                    asks == null ? null : asks.capabilities(), asks == null ? null : asks.forCall(stream::send, cancellation),
-                    hostLog -> stream.send(new Notification(Methods.MESSAGE, hostLog)), logLevel,
-                    session == null ? null : session.auditName);
-            // a call the host cancelled gets no response (MCP cancellation rules)
-            if (!cancellation.isCancelled()) {
-                stream.answer(hostResult, status(era, hostResult));
-            }
-        } finally {
-            if (inFlight != null) {
-                inFlight.remove(hostRequest.id());
-            }
+        JsonRpcMessage hostResult = host.take(hostRequest, era, cancellation).answer(stream::send);
+        // a call the host cancelled gets no response (MCP cancellation rules)
+        if (hostResult != null) {
+            stream.answer(hostResult, status(era, hostResult));
         }
         end(stream, callback);
     }
 
     /** A modern host's {@code subscriptions/listen}: acknowledged, then list changes and resource updates until it hangs up. */
     private void listen(Request hostRequest, Response response, Callback callback) throws InterruptedException {
-        var asked = Json.objectAt(hostRequest.params(), "notifications");
-        var agreed = Json.object();
-        for (String flag : new String[] {"toolsListChanged", "promptsListChanged", "resourcesListChanged"}) {
-            if (asked != null && asked.path(flag).asBoolean(false)) {
-                agreed.put(flag, true);
-            }
-        }
         SseStream stream = SseStream.open(response, keepAlive, () -> { });
-        ListenUpdates updates = new ListenUpdates(hostRequest.id(), stream::send);
-        ModernListeners.Listener listener = new ModernListeners.Listener(hostRequest.id(), agreed, stream,
-                requests.profileName());
+        ModernListeners.Listener listener = new ModernListeners.Listener(new Listen(requests, hostRequest, stream::send), stream);
         try {
-            requests.subscribeAll(updates, asked, agreed);
-            var ack = Json.object();
-            ack.putObject("_meta").set("io.modelcontextprotocol/subscriptionId", hostRequest.id().toJson());
-            ack.set("notifications", agreed);
             listeners.add(listener);
-            updates.open(new Notification("notifications/subscriptions/acknowledged", ack));
+            listener.listen().open();
             stream.awaitEnd();
         } finally {
             listeners.remove(listener);
-            requests.release(updates);
+            listener.listen().close();
         }
         end(stream, callback);
     }
@@ -456,7 +365,7 @@ final class McpEndpoint {
             Replies.error(response, callback, 404, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Session not found: " + sessionId));
             return;
         }
-        session.end();
+        // sessions.remove ended it: its calls are cancelled, its streams finished
         response.setStatus(200);
         callback.succeeded();
     }

@@ -1,15 +1,13 @@
 package dev.mcpx.front.http;
 
-import dev.mcpx.protocol.RequestId;
+import dev.mcpx.front.Listen;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
-import tools.jackson.databind.node.ObjectNode;
 
-/** The open {@code subscriptions/listen} streams of modern hosts, each with the filter it agreed and its profile. */
+/** The open {@code subscriptions/listen} streams of modern hosts, each with the SSE response that carries it. */
 final class ModernListeners {
 
-    /** {@code profile}: the profile whose path the stream was opened on (null: {@code /mcp}'s own). */
-    record Listener(RequestId id, ObjectNode agreed, SseStream stream, String profile) {
+    record Listener(Listen listen, SseStream stream) {
     }
 
     private final Set<Listener> listeners = new CopyOnWriteArraySet<>();
