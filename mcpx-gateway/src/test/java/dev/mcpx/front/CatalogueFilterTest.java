@@ -8,7 +8,6 @@ import dev.mcpx.catalogue.NameFilter;
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.front.http.HttpFront;
 import dev.mcpx.front.http.HttpSecurity;
-import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.LineHost;
@@ -19,8 +18,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -153,18 +150,7 @@ class CatalogueFilterTest {
     }
 
     private void connectStdioHost() throws IOException {
-        Pipe hostToGateway = Pipe.open();
-        Pipe gatewayToHost = Pipe.open();
-        StdioFront stdio = new StdioFront(gateway.hostRequests(), gateway.listChanges(),
-                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
-        Thread.ofVirtual().start(() -> {
-            try {
-                stdio.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        stdioHost = new LineHost(Channels.newInputStream(gatewayToHost.source()), Channels.newOutputStream(hostToGateway.sink()));
+        stdioHost = LineHost.ofStdioFront(gateway);
     }
 
     private UpstreamStatus status() {

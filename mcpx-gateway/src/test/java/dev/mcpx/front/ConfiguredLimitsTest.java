@@ -7,7 +7,6 @@ import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.front.http.HttpFront;
 import dev.mcpx.front.http.HttpSecurity;
-import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.LineHost;
@@ -17,8 +16,6 @@ import dev.mcpx.testkit.modern.ModernHttpUpstream;
 import dev.mcpx.testkit.stdio.StdioFakeServer;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
-import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,6 +73,8 @@ class ConfiguredLimitsTest {
         GatewayConfig config = new ConfigLoader(Map.of()).load(file);
         gateway = Gateway.start(config, TestGateways.settings(), Map.of());
         front = HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0), HttpSecurity.NONE, Duration.ofMillis(200));
+        // the fake's JVM may miss the short requestTimeoutMs at its first initialize on a loaded machine (seen at load 17)
+        await().atMost(Duration.ofSeconds(90)).until(() -> gateway.status().stream().allMatch(upstream -> upstream.state().equals("up")));
     }
 
     @AfterAll
@@ -198,18 +197,7 @@ class ConfiguredLimitsTest {
     }
 
     private LineHost stdioHost() throws Exception {
-        Pipe hostToGateway = Pipe.open();
-        Pipe gatewayToHost = Pipe.open();
-        StdioFront stdio = new StdioFront(gateway.hostRequests(), gateway.listChanges(), gateway.frontLimits(),
-                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
-        Thread.ofVirtual().start(() -> {
-            try {
-                stdio.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        return new LineHost(Channels.newInputStream(gatewayToHost.source()), Channels.newOutputStream(hostToGateway.sink()));
+        return LineHost.ofStdioFront(gateway);
     }
 
     private static void assertSessionCarriesOn(HttpHost host) throws Exception {

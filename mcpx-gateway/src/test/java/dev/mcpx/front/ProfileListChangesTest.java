@@ -10,7 +10,6 @@ import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.Limits;
 import dev.mcpx.front.http.HttpFront;
 import dev.mcpx.front.http.HttpSecurity;
-import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.LineHost;
@@ -20,8 +19,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -134,18 +131,7 @@ class ProfileListChangesTest {
     }
 
     private LineHost stdioHost(String profile) throws Exception {
-        Pipe hostToGateway = Pipe.open();
-        Pipe gatewayToHost = Pipe.open();
-        StdioFront stdio = new StdioFront(gateway.hostRequests().forProfile(profile), gateway.listChanges(),
-                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
-        Thread.ofVirtual().start(() -> {
-            try {
-                stdio.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        LineHost host = new LineHost(Channels.newInputStream(gatewayToHost.source()), Channels.newOutputStream(hostToGateway.sink()));
+        LineHost host = LineHost.ofStdioFront(gateway, profile);
         ObjectNode init = Json.object().put("protocolVersion", "2025-11-25");
         init.putObject("capabilities");
         init.putObject("clientInfo").put("name", "test-host").put("version", "1");

@@ -13,7 +13,6 @@ import dev.mcpx.config.Limits;
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.front.http.HttpFront;
 import dev.mcpx.front.http.HttpSecurity;
-import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.LineHost;
@@ -25,8 +24,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -279,18 +276,7 @@ class ProfilesTest {
     }
 
     private LineHost stdioHost(String profile) throws IOException {
-        Pipe hostToGateway = Pipe.open();
-        Pipe gatewayToHost = Pipe.open();
-        StdioFront stdio = new StdioFront(gateway.hostRequests().forProfile(profile), gateway.listChanges(),
-                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
-        Thread.ofVirtual().start(() -> {
-            try {
-                stdio.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        LineHost host = new LineHost(Channels.newInputStream(gatewayToHost.source()), Channels.newOutputStream(hostToGateway.sink()));
+        LineHost host = LineHost.ofStdioFront(gateway, profile);
         stdioHosts.add(host);
         return host;
     }

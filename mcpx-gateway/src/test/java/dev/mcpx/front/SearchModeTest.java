@@ -13,7 +13,6 @@ import dev.mcpx.config.Limits;
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.front.http.HttpFront;
 import dev.mcpx.front.http.HttpSecurity;
-import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.LineHost;
@@ -24,8 +23,6 @@ import dev.mcpx.transport.UpstreamEndpoint;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -207,18 +204,7 @@ class SearchModeTest {
     }
 
     private void connectStdioHost(String profile) throws IOException {
-        Pipe hostToGateway = Pipe.open();
-        Pipe gatewayToHost = Pipe.open();
-        StdioFront stdio = new StdioFront(gateway.hostRequests().forProfile(profile), gateway.listChanges(),
-                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
-        Thread.ofVirtual().start(() -> {
-            try {
-                stdio.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        stdioHost = new LineHost(Channels.newInputStream(gatewayToHost.source()), Channels.newOutputStream(hostToGateway.sink()));
+        stdioHost = LineHost.ofStdioFront(gateway, profile);
     }
 
     private static ObjectNode call(String tool, ObjectNode arguments) {

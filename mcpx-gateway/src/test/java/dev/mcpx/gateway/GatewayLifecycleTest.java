@@ -5,12 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.config.UpstreamConfig;
-import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.pool.UpstreamStatus;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.transport.UpstreamEndpoint;
-import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,19 +41,7 @@ class GatewayLifecycleTest {
     }
 
     private LineHost connect(Gateway target) throws Exception {
-        Pipe hostToGateway = Pipe.open();
-        Pipe gatewayToHost = Pipe.open();
-        StdioFront front = new StdioFront(target.hostRequests(), target.listChanges(),
-                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
-        Thread.ofVirtual().start(() -> {
-            try {
-                front.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        LineHost connected = new LineHost(Channels.newInputStream(gatewayToHost.source()),
-                Channels.newOutputStream(hostToGateway.sink()));
+        LineHost connected = LineHost.ofStdioFront(target);
         ObjectNode init = Json.object().put("protocolVersion", "2025-11-25");
         init.putObject("capabilities");
         init.putObject("clientInfo").put("name", "lifecycle-host").put("version", "1");

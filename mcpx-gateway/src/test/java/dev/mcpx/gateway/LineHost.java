@@ -42,9 +42,14 @@ public final class LineHost implements AutoCloseable {
 
     /** A host of a {@link StdioFront} serving {@code gateway} in process, on pipes; closing it closes the front's stdin. */
     public static LineHost ofStdioFront(Gateway gateway) throws IOException {
+        return ofStdioFront(gateway, null);
+    }
+
+    /** The same, served {@code profile} ({@code serve --stdio --profile}; null: the whole gateway). */
+    public static LineHost ofStdioFront(Gateway gateway, String profile) throws IOException {
         Pipe hostToGateway = Pipe.open();
         Pipe gatewayToHost = Pipe.open();
-        StdioFront front = new StdioFront(gateway.hostRequests(), gateway.listChanges(), gateway.frontLimits(),
+        StdioFront front = new StdioFront(gateway.hostRequests().forProfile(profile), gateway.listChanges(), gateway.frontLimits(),
                 Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
         Thread.ofVirtual().start(() -> {
             try {

@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.mcpx.config.UpstreamConfig;
-import dev.mcpx.front.stdio.StdioFront;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.LineHost;
 import dev.mcpx.gateway.TestGateways;
 import dev.mcpx.protocol.Json;
-import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -71,18 +68,7 @@ class DeafChildTest {
     }
 
     private static LineHost connect(Gateway gateway) throws Exception {
-        Pipe hostToGateway = Pipe.open();
-        Pipe gatewayToHost = Pipe.open();
-        StdioFront front = new StdioFront(gateway.hostRequests(), gateway.listChanges(),
-                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
-        Thread.ofVirtual().start(() -> {
-            try {
-                front.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        return new LineHost(Channels.newInputStream(gatewayToHost.source()), Channels.newOutputStream(hostToGateway.sink()));
+        return LineHost.ofStdioFront(gateway);
     }
 
     private static void initialize(LineHost host) throws Exception {

@@ -15,8 +15,6 @@ import dev.mcpx.pool.Upstream;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.testkit.NodeTools;
 import dev.mcpx.transport.UpstreamEndpoint;
-import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -39,18 +37,7 @@ class HostRootsTest {
 
     /** A stdio host on the gateway that declares roots and answers mcpx's roots/list with {@code roots}. */
     private static LineHost host(Gateway gateway, AtomicReference<ArrayNode> roots) throws Exception {
-        Pipe hostToGateway = Pipe.open();
-        Pipe gatewayToHost = Pipe.open();
-        StdioFront front = new StdioFront(gateway.hostRequests(), gateway.listChanges(), gateway.frontLimits(),
-                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
-        Thread.ofVirtual().start(() -> {
-            try {
-                front.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        LineHost host = new LineHost(Channels.newInputStream(gatewayToHost.source()), Channels.newOutputStream(hostToGateway.sink()));
+        LineHost host = LineHost.ofStdioFront(gateway);
         Thread.ofVirtual().start(() -> {
             try {
                 for (JsonNode asked = host.nextNotification(Duration.ofMinutes(5)); asked != null;

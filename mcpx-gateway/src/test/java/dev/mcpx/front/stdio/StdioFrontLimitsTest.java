@@ -9,8 +9,6 @@ import dev.mcpx.gateway.LineHost;
 import dev.mcpx.gateway.TestGateways;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.Json;
-import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,18 +43,7 @@ class StdioFrontLimitsTest {
 
     @BeforeEach
     void connectHost() throws Exception {
-        Pipe hostToGateway = Pipe.open();
-        Pipe gatewayToHost = Pipe.open();
-        StdioFront front = new StdioFront(gateway.hostRequests(), gateway.listChanges(),
-                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
-        Thread.ofVirtual().start(() -> {
-            try {
-                front.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        host = new LineHost(Channels.newInputStream(gatewayToHost.source()), Channels.newOutputStream(hostToGateway.sink()));
+        host = LineHost.ofStdioFront(gateway);
         ObjectNode params = Json.object().put("protocolVersion", "2025-11-25");
         params.putObject("capabilities");
         params.putObject("clientInfo").put("name", "limits-host").put("version", "1");

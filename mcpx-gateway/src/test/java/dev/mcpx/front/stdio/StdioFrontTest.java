@@ -11,8 +11,6 @@ import dev.mcpx.gateway.TestGateways;
 import dev.mcpx.pool.UpstreamStatus;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.transport.UpstreamEndpoint;
-import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,18 +50,7 @@ class StdioFrontTest {
 
     @BeforeEach
     void connectHost() throws Exception {
-        Pipe hostToGateway = Pipe.open();
-        Pipe gatewayToHost = Pipe.open();
-        StdioFront front = new StdioFront(gateway.hostRequests(), gateway.listChanges(),
-                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
-        Thread.ofVirtual().start(() -> {
-            try {
-                front.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        host = new LineHost(Channels.newInputStream(gatewayToHost.source()), Channels.newOutputStream(hostToGateway.sink()));
+        host = LineHost.ofStdioFront(gateway);
     }
 
     @AfterEach

@@ -11,8 +11,6 @@ import dev.mcpx.protocol.Json;
 import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
 import dev.mcpx.testkit.modern.ModernHttpUpstream;
 import dev.mcpx.transport.UpstreamEndpoint;
-import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,18 +41,7 @@ class StdioResourceSubscriptionsTest {
                 UpstreamConfig.of("old", UpstreamEndpoint.Http.of(legacy.url().toString())),
                 UpstreamConfig.of("new", UpstreamEndpoint.Http.of(modern.url().toString()))), TestGateways.settings(), Map.of());
         gateway.pool().awaitFirstAttempts(Duration.ofSeconds(20));
-        Pipe hostToGateway = Pipe.open();
-        Pipe gatewayToHost = Pipe.open();
-        StdioFront front = new StdioFront(gateway.hostRequests(), gateway.listChanges(),
-                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
-        Thread.ofVirtual().start(() -> {
-            try {
-                front.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        host = new LineHost(Channels.newInputStream(gatewayToHost.source()), Channels.newOutputStream(hostToGateway.sink()));
+        host = LineHost.ofStdioFront(gateway);
     }
 
     @AfterEach
