@@ -35,7 +35,8 @@ public record LegacyHttpOptions(Duration connectTimeout, int maxEventBytes, int 
     }
 
     /**
-     * One client per transport; HTTP/1.1 on plain http (no h2c upgrade dance), HTTP/2 offered on https.
+     * One client per transport, for all but its request POSTs ({@link #newRequestClient}); HTTP/1.1 on
+     * plain http (no h2c upgrade dance), HTTP/2 offered on https.
      * Its async work runs on virtual threads: the default executor grows a platform thread per
      * concurrent exchange, which the chaos soak saw pile up under load.
      */
