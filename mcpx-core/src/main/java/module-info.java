@@ -15,6 +15,8 @@ module dev.mcpx.core {
     requires java.net.http;
     requires com.nimbusds.jose.jwt;
     requires org.slf4j;
+    requires org.eclipse.jetty.client;
+    requires org.eclipse.jetty.util;
 
     exports dev.mcpx.auth;
     exports dev.mcpx.client;

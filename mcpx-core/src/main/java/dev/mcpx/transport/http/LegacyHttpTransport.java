@@ -26,6 +26,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -34,9 +35,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.eclipse.jetty.client.InputStreamResponseListener;
+import org.eclipse.jetty.client.StringRequestContent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,10 +62,15 @@ final class LegacyHttpTransport implements Transport {
     private final JsonRpcCodec codec;
     private final AtomicReference<Session> session = new AtomicReference<>(Session.NONE);
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final Map<RequestId, CompletableFuture<HttpResponse<InputStream>>> inFlight = new ConcurrentHashMap<>();
+    /** The client of request POSTs; notifications, responses, GET streams and DELETE go through {@link #http}. */
+    private final org.eclipse.jetty.client.HttpClient requests;
+    private final Map<RequestId, org.eclipse.jetty.client.Request> inFlight = new ConcurrentHashMap<>();
+    /**
+     * Every request POST until its reader is done with it, answer body included: closing Jetty's
+     * body stream does not end the exchange, so abandon aborts it here and the connection goes.
+     */
+    private final Map<RequestId, org.eclipse.jetty.client.Request> posts = new ConcurrentHashMap<>();
     private final Set<ResponseStream> responseStreams = ConcurrentHashMap.newKeySet();
-    /** JSON answers being read, by request: a body that stalls after its headers is closed on abandon. */
-    private final Map<RequestId, InputStream> jsonBodies = new ConcurrentHashMap<>();
     private volatile String protocolVersion;
     private volatile Consumer<TransportEvent> events = event -> { };
     private ListenStream listenStream;
@@ -71,6 +80,7 @@ final class LegacyHttpTransport implements Transport {
         this.options = options;
         this.codec = new JsonRpcCodec(options.maxMessageBytes());
         this.http = options.newHttpClient(endpoint.url());
+        this.requests = options.newRequestClient();
         // A configured header the JDK refuses (Host, Connection, ...) fails here, not on the first call.
         request(endpoint.url(), null, false, "POST").build();
     }
@@ -95,52 +105,66 @@ final class LegacyHttpTransport implements Transport {
             throw new SessionExpiredException(state.expired(), 404,
                     "not sent: the session expired and no initialize has replaced it yet");
         }
-        HttpRequest.Builder builder = request(endpoint.url(), sentWith, !initialize, "POST")
-                .header("Accept", ACCEPT_BOTH)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(codec.encode(message)));
-        outbound.headers().forEach(builder::header);
+        String body = codec.encode(message);
         if (message instanceof Request request) {
             // A JSON answer's status line comes only with the result, however long the tool runs:
             // a request's send returns at once so the client's timeout holds; its outcome is an event.
-            CompletableFuture<HttpResponse<InputStream>> exchange =
-                    http.sendAsync(builder.build(), Unauthorized.noticingNonce(endpoint.authorization(),
-                            HttpResponse.BodyHandlers.ofInputStream()));
-            inFlight.put(request.id(), exchange);
-            Thread.ofVirtual().name("mcpx-legacy-request-" + request.id())
-                    .start(() -> awaitAnswer(request, initialize, sentWith, exchange));
+            org.eclipse.jetty.client.Request post = post(sentWith, !initialize, body, outbound.headers());
+            InputStreamResponseListener answer = new InputStreamResponseListener();
+            inFlight.put(request.id(), post);
+            posts.put(request.id(), post);
+            post.send(answer);
+            Thread.ofVirtual().name("mcpx-legacy-request-" + request.id()).start(() -> {
+                try {
+                    awaitAnswer(request, initialize, sentWith, post, answer);
+                } finally {
+                    posts.remove(request.id(), post);
+                }
+            });
             return;
         }
+        HttpRequest.Builder builder = request(endpoint.url(), sentWith, !initialize, "POST")
+                .header("Accept", ACCEPT_BOTH)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        outbound.headers().forEach(builder::header);
         // notifications and responses wait for their 202, but never longer than a stalled upstream deserves
         builder.timeout(outbound.timeout() != null ? outbound.timeout() : ACKNOWLEDGE_TIMEOUT);
         HttpResponse<InputStream> response = exchange(builder.build(), message);
         int status = response.statusCode();
         if (status / 100 != 2) {
-            throw refusal(sentWith, response, ResponseBodies.readErrorBody(response.body()));
+            throw refusal(sentWith, status, Unauthorized.of(response), ResponseBodies.readErrorBody(response.body()));
         }
         ResponseBodies.discard(response.body());
     }
 
     /** Waits for a request's status line, then delivers its answer, or fails it with the typed reason. */
-    private void awaitAnswer(Request request, boolean initialize, String sentWith,
-                             CompletableFuture<HttpResponse<InputStream>> exchange) {
+    private void awaitAnswer(Request request, boolean initialize, String sentWith, org.eclipse.jetty.client.Request post,
+                             InputStreamResponseListener answer) {
         RequestId id = request.id();
-        HttpResponse<InputStream> response;
+        org.eclipse.jetty.client.Response response;
         try {
-            response = exchange.get();
-        } catch (CancellationException | InterruptedException e) {
-            inFlight.remove(id, exchange);
+            response = answer.get(Long.MAX_VALUE, TimeUnit.DAYS);
+        } catch (InterruptedException | TimeoutException e) {
+            inFlight.remove(id, post);
             return;
         } catch (ExecutionException e) {
-            inFlight.remove(id, exchange);
-            failed(id, PostFailure.of(id, request.method(), description(), description(), e.getCause()));
+            // abandon() removed it first when it aborted the exchange: nobody waits for an answer
+            if (inFlight.remove(id, post)) {
+                failed(id, PostFailure.of(id, request.method(), description(), description(), e.getCause()));
+            }
             return;
         }
-        int status = response.statusCode();
+        String nonce = response.getHeaders().get("DPoP-Nonce");
+        if (nonce != null) {
+            endpoint.authorization().nonceOffered(nonce);
+        }
+        InputStream in = answer.getInputStream();
+        int status = response.getStatus();
         if (status / 100 != 2) {
-            inFlight.remove(id, exchange);
-            String body = ResponseBodies.readErrorBody(response.body());
-            McpException refusal = refusal(sentWith, response, body);
+            inFlight.remove(id, post);
+            String body = ResponseBodies.readErrorBody(in);
+            McpException refusal = refusal(sentWith, status, Unauthorized.ofRequestAnswer(response), body);
             ErrorResponse error = ResponseBodies.errorResponse(body);
             if (refusal instanceof HttpStatusException && error != null && id.equals(error.id())) {
                 emit(new TransportEvent.Received(error));
@@ -150,30 +174,27 @@ final class LegacyHttpTransport implements Transport {
             return;
         }
         if (initialize) {
-            adoptSession(response.headers().firstValue("Mcp-Session-Id").orElse(null));
+            adoptSession(response.getHeaders().get("Mcp-Session-Id"));
         }
         // the exchange stays in flight until its body is registered where abandon() finds it: an
         // abandon in between would otherwise find neither and leave a stalled body read forever
-        if (ResponseBodies.isEventStream(response)) {
-            ResponseStream stream = new ResponseStream(this, id, response.body(), sentWith);
+        if (ResponseBodies.isEventStream(response.getHeaders().get("Content-Type"))) {
+            ResponseStream stream = new ResponseStream(this, id, in, sentWith);
             responseStreams.add(stream);
             if (inFlight.remove(id) == null) {
                 responseStreams.remove(stream);
-                ResponseBodies.close(response.body());
+                ResponseBodies.close(in);
                 return;
             }
             stream.run();
             return;
         }
-        readJsonAnswer(id, response);
+        readJsonAnswer(id, status, in);
     }
 
-    private void readJsonAnswer(RequestId id, HttpResponse<InputStream> response) {
+    private void readJsonAnswer(RequestId id, int status, InputStream in) {
         String body;
-        InputStream in = response.body();
-        jsonBodies.put(id, in);
         if (inFlight.remove(id) == null) {
-            jsonBodies.remove(id, in);
             ResponseBodies.close(in);
             return;
         }
@@ -182,17 +203,15 @@ final class LegacyHttpTransport implements Transport {
         } catch (IOException e) {
             emit(new TransportEvent.RequestFailed(id, new StreamLostException(id, e.getMessage(), e)));
             return;
-        } finally {
-            jsonBodies.remove(id, in);
         }
         if (body.isBlank()) {
             emit(new TransportEvent.RequestFailed(id, new StreamLostException(id,
-                    "HTTP " + response.statusCode() + " without a response body", null)));
+                    "HTTP " + status + " without a response body", null)));
             return;
         }
         if (!deliver(body, id)) {
             emit(new TransportEvent.RequestFailed(id, new StreamLostException(id,
-                    "the JSON body of HTTP " + response.statusCode() + " was not the response to the request", null)));
+                    "the JSON body of HTTP " + status + " was not the response to the request", null)));
         }
     }
 
@@ -203,9 +222,7 @@ final class LegacyHttpTransport implements Transport {
      * {@link HttpStatusException} (a request whose refusal carries a JSON-RPC error naming it gets
      * that error as its answer instead).
      */
-    private static McpException refusal(String sentWith, HttpResponse<?> response, String body) {
-        int status = response.statusCode();
-        McpException unauthorized = Unauthorized.of(response);
+    private static McpException refusal(String sentWith, int status, McpException unauthorized, String body) {
         if (unauthorized != null) {
             return unauthorized;
         }
@@ -258,13 +275,10 @@ final class LegacyHttpTransport implements Transport {
      */
     @Override
     public boolean abandon(RequestId id) {
-        CompletableFuture<HttpResponse<InputStream>> exchange = inFlight.remove(id);
+        inFlight.remove(id);
+        org.eclipse.jetty.client.Request exchange = posts.remove(id);
         if (exchange != null) {
-            exchange.cancel(true);
-        }
-        InputStream body = jsonBodies.remove(id);
-        if (body != null) {
-            ResponseBodies.close(body);
+            exchange.abort(new CancellationException("abandoned"));
         }
         responseStreams.stream().filter(stream -> stream.answers(id)).forEach(ResponseStream::stop);
         return false;
@@ -305,13 +319,18 @@ final class LegacyHttpTransport implements Transport {
             return;
         }
         stopListening();
-        inFlight.values().forEach(exchange -> exchange.cancel(true));
+        posts.values().forEach(exchange -> exchange.abort(new CancellationException("transport closed")));
         responseStreams.forEach(ResponseStream::stop);
         String current = session.getAndSet(Session.NONE).current();
         if (current != null) {
             deleteSession(current);
         }
         http.shutdownNow();
+        try {
+            requests.stop();
+        } catch (Exception e) {
+            LOG.debug("{}: stopping the HTTP client failed: {}", description(), e.toString());
+        }
     }
 
     /** Ends the session upstream; bounded, and any answer (405 included) is fine. */
@@ -354,6 +373,27 @@ final class LegacyHttpTransport implements Transport {
             builder.header("MCP-Protocol-Version", version);
         }
         return builder;
+    }
+
+    /** A request's POST, with the same headers {@link #request} gives the JDK's. */
+    private org.eclipse.jetty.client.Request post(String session, boolean withVersion, String body,
+                                                  Map<String, String> extra) {
+        URI url = endpoint.url();
+        org.eclipse.jetty.client.Request post = requests.newRequest(url).method("POST");
+        post.headers(headers -> {
+            endpoint.headers().forEach(headers::add);
+            endpoint.authorization().headers("POST", url).forEach(headers::put);
+            if (session != null) {
+                headers.put("Mcp-Session-Id", session);
+            }
+            String version = protocolVersion;
+            if (withVersion && version != null) {
+                headers.put("MCP-Protocol-Version", version);
+            }
+            headers.put("Accept", ACCEPT_BOTH);
+            extra.forEach(headers::add);
+        });
+        return post.body(new StringRequestContent("application/json", body, StandardCharsets.UTF_8));
     }
 
     /** A GET for an SSE stream: the listen stream, or a resume when {@code lastEventId} is given. */

@@ -6,6 +6,7 @@ import dev.mcpx.protocol.StreamLostException;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
 import javax.net.ssl.SSLHandshakeException;
@@ -48,9 +49,10 @@ final class PostFailure {
         return new UpstreamUnavailableException(upstream + " failed: " + cause, cause);
     }
 
+    /** Jetty's client (request POSTs) reports a connect timeout as a {@link SocketTimeoutException}; the JDK's never throws one. */
     private static boolean neverLeft(Throwable cause) {
         return cause instanceof ConnectException || cause instanceof SSLHandshakeException
-                || cause instanceof HttpConnectTimeoutException
+                || cause instanceof HttpConnectTimeoutException || cause instanceof SocketTimeoutException
                 || cause != null && cause.getCause() instanceof ConnectException;
     }
 }

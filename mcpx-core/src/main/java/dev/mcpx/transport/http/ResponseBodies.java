@@ -25,9 +25,11 @@ final class ResponseBodies {
     }
 
     static boolean isEventStream(HttpResponse<?> response) {
-        return response.headers().firstValue("Content-Type")
-                .map(type -> type.toLowerCase(Locale.ROOT).startsWith("text/event-stream"))
-                .orElse(false);
+        return isEventStream(response.headers().firstValue("Content-Type").orElse(null));
+    }
+
+    static boolean isEventStream(String contentType) {
+        return contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
     }
 
     /** The body as UTF-8 text; fails when it is longer than {@code limit} bytes. */

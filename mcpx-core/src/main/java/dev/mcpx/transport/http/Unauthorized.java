@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /** The two answers that are about a request's credentials, and the headers that carry them. */
 final class Unauthorized {
@@ -36,15 +37,23 @@ final class Unauthorized {
      * recovery acts on; null for any other answer.
      */
     static AuthorizationRequiredException of(HttpResponse<?> response) {
-        int status = response.statusCode();
-        String challenge = response.headers().firstValue("WWW-Authenticate").orElse(null);
+        return of(response.statusCode(), response.headers().firstValue("WWW-Authenticate").orElse(null),
+                () -> response.request().headers().firstValue("Authorization").orElse(null),
+                response.headers().firstValue("DPoP-Nonce").orElse(null));
+    }
+
+    static AuthorizationRequiredException ofRequestAnswer(org.eclipse.jetty.client.Response response) {
+        return of(response.getStatus(), response.getHeaders().get("WWW-Authenticate"),
+                () -> response.getRequest().getHeaders().get("Authorization"), response.getHeaders().get("DPoP-Nonce"));
+    }
+
+    private static AuthorizationRequiredException of(int status, String challenge, Supplier<String> sentAuthorization,
+                                                     String dpopNonce) {
         boolean insufficientScope = status == 403 && challenge != null
                 && challenge.toLowerCase(Locale.ROOT).contains("insufficient_scope");
         if (status != 401 && !insufficientScope) {
             return null;
         }
-        String sent = response.request().headers().firstValue("Authorization").orElse(null);
-        return new AuthorizationRequiredException(status, challenge, sent,
-                response.headers().firstValue("DPoP-Nonce").orElse(null));
+        return new AuthorizationRequiredException(status, challenge, sentAuthorization.get(), dpopNonce);
     }
 }

@@ -22,7 +22,13 @@ import dev.mcpx.transport.Outbound;
 import dev.mcpx.transport.Transport;
 import dev.mcpx.transport.TransportEvent;
 import dev.mcpx.transport.UpstreamEndpoint;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -407,6 +413,40 @@ class LegacyHttpTransportTest {
             failure = failureOf(new Request(nextId(), "ping", null));
         }
         assertThat(failure).isInstanceOf(UpstreamUnavailableException.class);
+    }
+
+    /**
+     * A connect that times out never sent the message: unavailable, not "no response" (which the
+     * client may take as a message that left). The listener's accept queue is full and nothing
+     * accepts, so Linux drops the SYN and the connect waits out its timeout.
+     */
+    @Test
+    void aConnectThatTimesOutIsUpstreamUnavailable() throws Exception {
+        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            List<Socket> queued = new ArrayList<>();
+            try {
+                for (int i = 0; i < 4; i++) {
+                    Socket socket = new Socket();
+                    try {
+                        socket.connect(full.getLocalSocketAddress(), 200);
+                        queued.add(socket);
+                    } catch (SocketTimeoutException e) {
+                        socket.close();
+                        break;
+                    }
+                }
+                transport = LegacyHttpTransports.streamable(new UpstreamEndpoint.Http(
+                        URI.create("http://127.0.0.1:" + full.getLocalPort() + "/mcp"), Map.of(),
+                        UpstreamEndpoint.HttpKind.STREAMABLE), FAST.withConnectTimeout(Duration.ofMillis(300)));
+                transport.start(events);
+                assertThat(failureOf(new Request(nextId(), "ping", null)))
+                        .isInstanceOf(UpstreamUnavailableException.class).hasMessageContaining("cannot connect");
+            } finally {
+                for (Socket socket : queued) {
+                    socket.close();
+                }
+            }
+        }
     }
 
     @Test
