@@ -17,7 +17,7 @@ import redis.clients.jedis.Jedis;
 /**
  * What a legacy host session costs the cluster's Redis, measured on a real redis-server and two
  * real {@code mcpx serve --http} replicas on it: the bytes each session's record takes
- * ({@code MEMORY USAGE} of its key, and {@code used_memory} before and after), and the commands
+ * ({@code MEMORY USAGE} of its key), and the commands
  * each host request sends ({@code INFO commandstats} before and after, after {@code CONFIG
  * RESETSTAT}). Commands that Lua scripts run are counted by Redis too: a round trip is a
  * command a replica sends, so those are told apart from the ones inside a script.
@@ -29,11 +29,11 @@ final class RedisCostBench {
             "zremrangebyscore", "zrangebyscore");
 
     /**
-     * {@code bytesPerSession}: MEMORY USAGE of a session's hash, median; {@code usedPerSession}: used_memory's growth
-     * per session (the key space's own overhead with it). {@code tripsPerSessionOpened}: what a host's connect costs
+     * {@code bytesPerSession}: MEMORY USAGE of a session's hash, median (used_memory moves by more than 200
+     * sessions take with the replicas' connections and the server's buffers). {@code tripsPerSessionOpened}: what a host's connect costs
      * (initialize, notifications/initialized, its listen stream's GET). Round trips are per request, commands by name over all.
      */
-    record Cost(String redisVersion, int sessions, long bytesPerSession, long usedPerSession,
+    record Cost(String redisVersion, int sessions, long bytesPerSession,
                 double tripsPerSessionOpened, Map<String, Long> openCommands, double tripsPerCall, double tripsPerList,
                 double tripsPerModernCall, Map<String, Long> callCommands, int calls) {
     }
@@ -57,16 +57,14 @@ final class RedisCostBench {
                 try (McpClient warm = HostClients.legacyHost("warm", a.url())) {
                     StartupBench.awaitTools(warm, 2, Duration.ofSeconds(30));
                 }
-                jedis.configResetStat();
-                long usedBefore = Long.parseLong(section(jedis.info("memory")).get("used_memory"));
                 int keysBefore = jedis.keys("mcpx:session:*").size();
+                jedis.configResetStat();
                 List<McpClient> hosts = new ArrayList<>();
                 try {
                     for (int i = 0; i < sessions; i++) {
                         hosts.add(HostClients.legacyHost("host-" + i, (i % 2 == 0 ? a : b).url()));
                     }
                     Map<String, Long> opened = commands(jedis);
-                    long usedAfter = Long.parseLong(section(jedis.info("memory")).get("used_memory"));
                     List<Long> sizes = new ArrayList<>();
                     for (String key : jedis.keys("mcpx:session:*")) {
                         Long size = jedis.memoryUsage(key);
@@ -99,7 +97,6 @@ final class RedisCostBench {
                     long modernTrips = roundTrips(commands(jedis));
 
                     return new Cost(version, created, sizes.isEmpty() ? 0 : sizes.get(sizes.size() / 2),
-                            (usedAfter - usedBefore) / Math.max(1, created),
                             (double) roundTrips(opened) / Math.max(1, created), opened,
                             (double) callTrips / calls, (double) listTrips / hosts.size(), modernTrips / 100.0,
                             called, calls);

@@ -260,14 +260,12 @@ final class Report {
         StringBuilder md = new StringBuilder("## What a legacy session costs the cluster's Redis\n\n");
         md.append(fmt("Two `mcpx serve --http` replicas on one redis-server %s (loopback TCP), %d legacy hosts connected "
                         + "half to each, then %d `tools/call`s spread over them, a `tools/list` from each, and 100 calls "
-                        + "from a modern host. Bytes from `MEMORY USAGE` of each session's key (median) and from "
-                        + "`used_memory` before and after; round trips from `INFO commandstats` after `CONFIG RESETSTAT`, "
+                        + "from a modern host. Bytes from `MEMORY USAGE` of each session's key (median); round trips from `INFO commandstats` after `CONFIG RESETSTAT`, "
                         + "commands Lua scripts run inside an EVAL left out (they are not round trips).%n%n",
                 cost.redisVersion(), cost.sessions(), cost.calls()));
         md.append("| | measured |\n| --- | --- |\n");
         md.append(fmt("| Redis memory per session, its key | %d bytes |%n", cost.bytesPerSession()));
-        md.append(fmt("| Redis memory per session, used_memory growth | %d bytes |%n", cost.usedPerSession()));
-        md.append(fmt("| round trips per host connect (initialize, initialized, listen GET) | %.2f |%n",
+        md.append(fmt("| round trips per host connect (initialize, initialized, listen GET; new pooled connections' HELLO and CLIENT SETNAME amortised in) | %.2f |%n",
                 cost.tripsPerSessionOpened()));
         md.append(fmt("| round trips per legacy `tools/call` | %.2f |%n", cost.tripsPerCall()));
         md.append(fmt("| round trips per legacy `tools/list` | %.2f |%n", cost.tripsPerList()));
