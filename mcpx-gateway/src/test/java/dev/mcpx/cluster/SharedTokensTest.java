@@ -34,8 +34,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * An OAuth upstream's tokens shared by the replicas of a cluster, sealed in a real redis-server:
  * {@code mcpx login} with the cluster's config stores them there, every {@code serve --http}
- * replica uses them, a token the upstream refuses is refreshed once for all replicas, and
- * a replica without the key, or with another one, refuses to start, saying why.
+ * replica uses them, a token the upstream refuses is refreshed once for all replicas, a replica
+ * without the key, or with another one, refuses to start, saying why, and a logout forgets them
+ * for all.
  */
 class SharedTokensTest {
 
@@ -154,6 +155,13 @@ class SharedTokensTest {
                     host.request("tools/list", null).body()).as(rotated::stderr).contains("remote__plain_tool"));
             assertThat(authorizationServer.tokenRequests("authorization_code")).as("the old key still opens the login's tokens")
                     .isEqualTo(1);
+        }
+
+        Run logout = run(env, "logout", "-c", config.toString(), "remote");
+        assertThat(logout.exit()).as(logout.output()).isZero();
+        assertThat(logout.output()).contains("forgot the tokens of remote (" + redis.uri());
+        try (RedisTokenStore store = RedisTokenStore.connect(redis.uri(), List.of(key), "test")) {
+            assertThat(store.read("tokens " + upstream.url())).as("gone for every replica").isEmpty();
         }
     }
 
