@@ -96,6 +96,10 @@ public final class RedisTokenStore implements TokenStore, AutoCloseable {
             String stored = call("GET", () -> redis.get(CHECK));
             if (stored != null) {
                 keys.open(CHECK, stored);
+                if (!keys.sealedWithSealingKey(stored)) {
+                    // a key rotates: once every replica seals with the new key, the old one may go
+                    call("SET", () -> redis.set(CHECK, sealed));
+                }
             }
         }
     }
@@ -113,7 +117,12 @@ public final class RedisTokenStore implements TokenStore, AutoCloseable {
         if (sealed == null) {
             return Optional.empty();
         }
-        return Optional.of(Json.parse(keys.open(name, sealed)) instanceof ObjectNode entry ? entry : Json.object());
+        String plain = keys.open(name, sealed);
+        if (!keys.sealedWithSealingKey(sealed)) {
+            // sealed with a key that is rotating out: sealed again with the new one, so the old one may go
+            call("SET", () -> redis.set(name, keys.seal(name, plain), SetParams.setParams().xx()));
+        }
+        return Optional.of(Json.parse(plain) instanceof ObjectNode entry ? entry : Json.object());
     }
 
     @Override

@@ -72,6 +72,11 @@ public final class SecretKeys {
         }
     }
 
+    /** Whether {@code value} names the sealing key (not one that is rotating out). */
+    boolean sealedWithSealingKey(String value) {
+        return value.startsWith(VERSION + "." + sealingId + ".");
+    }
+
     /** The plaintext of a value {@link #seal}ed under {@code name}; {@link Unopenable} saying why it cannot be. */
     String open(String name, String value) {
         String[] parts = value.split("\\.", 3);

@@ -146,8 +146,9 @@ class SharedTokensTest {
         assertThat(refused.output()).contains("the OAuth tokens of remote are shared by the replicas")
                 .contains("no key is set").contains("openssl rand -base64 32");
 
+        String next = newKey();
         Map<String, String> rotating = new HashMap<>(env);
-        rotating.put("MCPX_SECRET_KEY", newKey() + "," + key);
+        rotating.put("MCPX_SECRET_KEY", next + "," + key);
         try (ServeProcess rotated = ServeProcess.start(rotating, "serve", "-c", config.toString(), "--http", "127.0.0.1:0")
                 .awaitListening()) {
             HttpHost host = HttpHost.modern(rotated.mcpUri());
@@ -156,8 +157,18 @@ class SharedTokensTest {
             assertThat(authorizationServer.tokenRequests("authorization_code")).as("the old key still opens the login's tokens")
                     .isEqualTo(1);
         }
+        String nextId = SecretKeys.of(List.of(next)).sealingId();
+        try (Jedis raw = new Jedis(redis.uri())) {
+            assertThat(raw.get(RedisTokenStore.CHECK)).startsWith("m1." + nextId + ".");
+            assertThat(raw.get(RedisTokenStore.secretName("tokens " + upstream.url()))).as("sealed again with the new key")
+                    .startsWith("m1." + nextId + ".");
+        }
+        key = next;
 
-        Run logout = run(env, "logout", "-c", config.toString(), "remote");
+        // the old key may go: everything is sealed with the new one
+        Map<String, String> rotated = new HashMap<>(env);
+        rotated.put("MCPX_SECRET_KEY", next);
+        Run logout = run(rotated, "logout", "-c", config.toString(), "remote");
         assertThat(logout.exit()).as(logout.output()).isZero();
         assertThat(logout.output()).contains("forgot the tokens of remote (" + redis.uri());
         try (RedisTokenStore store = RedisTokenStore.connect(redis.uri(), List.of(key), "test")) {
