@@ -256,6 +256,27 @@ final class Report {
         sections.add(md.toString());
     }
 
+    void redis(RedisCostBench.Cost cost) {
+        StringBuilder md = new StringBuilder("## What a legacy session costs the cluster's Redis\n\n");
+        md.append(fmt("Two `mcpx serve --http` replicas on one redis-server %s (loopback TCP), %d legacy hosts connected "
+                        + "half to each, then %d `tools/call`s spread over them, a `tools/list` from each, and 100 calls "
+                        + "from a modern host. Bytes from `MEMORY USAGE` of each session's key (median); round trips from `INFO commandstats` after `CONFIG RESETSTAT`, "
+                        + "commands Lua scripts run inside an EVAL left out (they are not round trips).%n%n",
+                cost.redisVersion(), cost.sessions(), cost.calls()));
+        md.append("| | measured |\n| --- | --- |\n");
+        md.append(fmt("| Redis memory per session, its key | %d bytes |%n", cost.bytesPerSession()));
+        md.append(fmt("| round trips per host connect (initialize, initialized, listen GET; new pooled connections' HELLO and CLIENT SETNAME amortised in) | %.2f |%n",
+                cost.tripsPerSessionOpened()));
+        md.append(fmt("| round trips per legacy `tools/call` | %.2f |%n", cost.tripsPerCall()));
+        md.append(fmt("| round trips per legacy `tools/list` | %.2f |%n", cost.tripsPerList()));
+        md.append(fmt("| round trips per modern `tools/call` | %.2f |%n%n", cost.tripsPerModernCall()));
+        md.append("Commands while hosts connected: `").append(cost.openCommands()).append("`; during the calls: `")
+                .append(cost.callCommands()).append("` (heartbeats included: one EVAL per replica every 5 s).\n");
+        targets.add(new Target("Redis round trips per legacy call", "1 (one script)",
+                fmt("%.2f", cost.tripsPerCall()), cost.tripsPerCall() <= 1.05));
+        sections.add(md.toString());
+    }
+
     void telemetry(List<TelemetryBench.Cost> costs) {
         StringBuilder md = new StringBuilder("## What metrics and traces cost a call\n\n");
         md.append("Three gateways side by side in front of one legacy HTTP upstream: one with metrics on (the default: ")

@@ -143,8 +143,8 @@ public final class OAuthClient implements HttpAuthorization {
     @Override
     public void renew(AuthorizationRequiredException refused) {
         renewing.lock();
-        try {
-            // another request renewed it meanwhile, or a login elsewhere stored a new one
+        try (TokenStore.Lease lease = store.renewal(tokensKey())) {
+            // another request or process renewed it meanwhile, or a login elsewhere stored a new one
             Tokens stored = reload();
             if (stored != null && !stored.authorization().equals(refused.sentAuthorization())) {
                 return;

@@ -17,6 +17,21 @@ public interface TokenStore {
 
     void remove(String key);
 
+    /**
+     * Held while one process renews the tokens under {@code key}; a store shared by processes on
+     * several machines makes the others wait, so a refused token is renewed once, not once per
+     * process. A store of one process needs nothing more than the client's own lock.
+     */
+    default Lease renewal(String key) {
+        return () -> { };
+    }
+
+    /** Released at close. */
+    interface Lease extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     /** A store that lives as long as the process. */
     static TokenStore inMemory() {
         ConcurrentHashMap<String, ObjectNode> entries = new ConcurrentHashMap<>();

@@ -1,9 +1,9 @@
 package dev.mcpx.cli;
 
 import dev.mcpx.client.McpClient;
+import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.login.LoopbackLogin;
-import dev.mcpx.login.TokenFile;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -32,16 +32,19 @@ final class LoginCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Logging.quietUnlessAsked();
-        UpstreamConfig upstream = oauthUpstream(ConfigOption.upstream(config.load(), server));
+        GatewayConfig loaded = config.load();
+        UpstreamConfig upstream = oauthUpstream(ConfigOption.upstream(loaded, server));
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
-        // a login is a new authorization, whatever tokens there were
-        upstream.oauthClient(null).logout();
-        try (LoopbackLogin login = new LoopbackLogin(upstream.name(), timeout, System.getenv(), System.err);
-             McpClient client = upstream.clientBuilder(login).requestTimeout(timeout.plus(upstream.requestTimeout()))
-                     .build().connect()) {
-            System.err.println("mcpx: logged in to " + upstream.name() + " (" + client.server().name() + "); tokens in "
-                    + TokenFile.shared().file());
-            return Main.OK;
+        try (UpstreamTokens tokens = UpstreamTokens.of(loaded, System.getenv(), "login")) {
+            // a login is a new authorization, whatever tokens there were
+            upstream.oauthClient(null, tokens.store()).logout();
+            try (LoopbackLogin login = new LoopbackLogin(upstream.name(), timeout, System.getenv(), System.err);
+                 McpClient client = upstream.clientBuilder(login, tokens.store())
+                         .requestTimeout(timeout.plus(upstream.requestTimeout())).build().connect()) {
+                System.err.println("mcpx: logged in to " + upstream.name() + " (" + client.server().name() + "); tokens in "
+                        + tokens.where());
+                return Main.OK;
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.mcpx.cli;
 
+import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.UpstreamConfig;
-import dev.mcpx.login.TokenFile;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,9 +20,12 @@ final class LogoutCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Logging.quietUnlessAsked();
-        UpstreamConfig upstream = LoginCommand.oauthUpstream(ConfigOption.upstream(config.load(), server));
-        upstream.oauthClient(null).logout();
-        System.err.println("mcpx: forgot the tokens of " + upstream.name() + " (" + TokenFile.shared().file() + ")");
+        GatewayConfig loaded = config.load();
+        UpstreamConfig upstream = LoginCommand.oauthUpstream(ConfigOption.upstream(loaded, server));
+        try (UpstreamTokens tokens = UpstreamTokens.of(loaded, System.getenv(), "logout")) {
+            upstream.oauthClient(null, tokens.store()).logout();
+            System.err.println("mcpx: forgot the tokens of " + upstream.name() + " (" + tokens.where() + ")");
+        }
         return Main.OK;
     }
 }

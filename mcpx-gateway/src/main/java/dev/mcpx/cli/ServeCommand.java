@@ -9,6 +9,7 @@ import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.front.http.Replication;
 import dev.mcpx.front.http.SessionStoreException;
 import dev.mcpx.cluster.RedisReplication;
+import dev.mcpx.pool.ClientFactory;
 import java.net.URI;
 import java.util.Optional;
 import dev.mcpx.front.stdio.StdioFront;
@@ -92,7 +93,13 @@ final class ServeCommand implements Callable<Integer> {
         // stdout belongs to MCP: anything that prints by accident goes to stderr instead
         OutputStream mcpOut = new FileOutputStream(FileDescriptor.out);
         System.setOut(System.err);
-        Gateway gateway = Gateway.start(loaded, Gateway.Settings.defaults(McpxVersion.current()), System.getenv());
+        // a stdio gateway serves one host alone: its tokens stay in the user's file
+        UpstreamTokens tokens = address == null ? UpstreamTokens.userFile()
+                : UpstreamTokens.of(loaded, System.getenv(), replica);
+        Gateway.Settings settings = Gateway.Settings.defaults(McpxVersion.current());
+        Gateway gateway = Gateway.start(loaded, settings.withClients(ClientFactory.standard(McpxVersion.current(), tokens.store())),
+                System.getenv());
+        Runtime.getRuntime().addShutdownHook(new Thread(tokens::close, "mcpx-tokens-shutdown"));
         Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "mcpx-shutdown"));
         if (metricsAddress != null) {
             MetricsListener listener = MetricsListener.start(gateway.telemetry(), metricsAddress);
@@ -124,6 +131,9 @@ final class ServeCommand implements Callable<Integer> {
         if (cluster != null) {
             System.err.println("mcpx: replica " + replica + " of the cluster on " + redis.get().getScheme() + "://"
                     + redis.get().getHost() + ":" + redis.get().getPort());
+        }
+        if (tokens.redis().isPresent()) {
+            System.err.println("mcpx: OAuth tokens of upstreams in " + tokens.where());
         }
         LOG.info("serving on {} (status at /status) with {} upstreams{}", http.mcpUri(), loaded.upstreams().size(),
                 (security.tokens().isEmpty() ? "" : ", bearer tokens: " + security.tokens().stream()

@@ -3,6 +3,7 @@ package dev.mcpx.config;
 import dev.mcpx.auth.AuthorizationStep;
 import dev.mcpx.auth.OAuthClient;
 import dev.mcpx.auth.OAuthSettings;
+import dev.mcpx.auth.TokenStore;
 import dev.mcpx.catalogue.CatalogueFilter;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.Reissue;
@@ -90,8 +91,13 @@ public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String pref
 
     /** The same; an OAuth upstream asks the user through {@code login} when it needs a new authorization. */
     public McpClient.Builder clientBuilder(AuthorizationStep login) {
+        return clientBuilder(login, TokenFile.shared());
+    }
+
+    /** The same, an OAuth upstream's tokens in {@code tokens} (a cluster's, shared by its replicas). */
+    public McpClient.Builder clientBuilder(AuthorizationStep login, TokenStore tokens) {
         UpstreamEndpoint authorized = oauth != null && endpoint instanceof UpstreamEndpoint.Http http
-                ? http.withAuthorization(oauthClient(login)) : endpoint;
+                ? http.withAuthorization(oauthClient(login, tokens)) : endpoint;
         McpClient.Builder builder = McpClient.builder(authorized).name(name).requestTimeout(requestTimeout).reissue(reissue)
                 .maxMessageChars(limits.maxMessageBytes()).maxSseEventBytes(limits.maxSseEventBytes());
         if (era != null) {
@@ -103,8 +109,13 @@ public record UpstreamConfig(String name, UpstreamEndpoint endpoint, String pref
 
     /** The OAuth client of this upstream (only for an {@link #oauth} one), its tokens in the user's token store. */
     public OAuthClient oauthClient(AuthorizationStep login) {
+        return oauthClient(login, TokenFile.shared());
+    }
+
+    /** The OAuth client of this upstream, its tokens in {@code tokens}. */
+    public OAuthClient oauthClient(AuthorizationStep login, TokenStore tokens) {
         return OAuthClient.builder(((UpstreamEndpoint.Http) endpoint).url()).name(name).settings(oauth)
-                .store(TokenFile.shared()).authorizationStep(login)
+                .store(tokens).authorizationStep(login)
                 .loginHint(oauth.grant().unattended() ? null : "run `mcpx login " + name + "`").build();
     }
 

@@ -160,6 +160,10 @@ public final class Gateway implements AutoCloseable {
             return new Settings(clients, value, startWait, pageSize, debounce, identity, heldCalls);
         }
 
+        public Settings withClients(ClientFactory value) {
+            return new Settings(value, backoff, startWait, pageSize, debounce, identity, heldCalls);
+        }
+
         public Settings withPageSize(int value) {
             return new Settings(clients, backoff, startWait, value, debounce, identity, heldCalls);
         }

@@ -1,9 +1,11 @@
 package dev.mcpx.pool;
 
+import dev.mcpx.auth.TokenStore;
 import dev.mcpx.client.ClientEvent;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.ServerRequestHandler;
 import dev.mcpx.config.UpstreamConfig;
+import dev.mcpx.login.TokenFile;
 import dev.mcpx.protocol.TasksExtension;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -28,6 +30,11 @@ public interface ClientFactory {
      * is recognised even for a host that did not opt in: the router turns it into its outcome.
      */
     static ClientFactory standard(String version) {
+        return standard(version, TokenFile.shared());
+    }
+
+    /** The same, OAuth upstreams' tokens in {@code tokens} (a cluster's, shared by its replicas). */
+    static ClientFactory standard(String version, TokenStore tokens) {
         return new ClientFactory() {
             @Override
             public McpClient create(UpstreamConfig config, Consumer<ClientEvent> events) {
@@ -36,7 +43,7 @@ public interface ClientFactory {
 
             @Override
             public McpClient create(UpstreamConfig config, Consumer<ClientEvent> events, ServerRequestHandler outsideCalls) {
-                return config.clientBuilder().clientInfo("mcpx", version).events(events)
+                return config.clientBuilder(null, tokens).clientInfo("mcpx", version).events(events)
                         .capabilities(passThroughCapabilities()).listenForChanges(true).serverRequests(outsideCalls)
                         .handledResultTypes(Set.of(TasksExtension.RESULT_TYPE)).build();
             }

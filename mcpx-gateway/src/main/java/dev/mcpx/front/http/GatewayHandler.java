@@ -13,8 +13,8 @@ import org.eclipse.jetty.util.Callback;
 /**
  * Every HTTP request: the access checks first, then {@code /mcp}, {@code /mcp/<profile>}, the
  * status page ({@code /}, {@code /status}) or {@code /metrics}; the protected resource metadata
- * needs no token. A token bound to a profile (a configured one, or an access token by its
- * profile claim) is served that profile on {@code /mcp} and refused on any other profile's path.
+ * and the probes ({@code /healthz}, {@code /healthz/ready}) need no token. A token bound to a
+ * profile (a configured one, or an access token by its profile claim) is served that profile on {@code /mcp} and refused on any other profile's path.
  */
 final class GatewayHandler extends Handler.Abstract {
 
@@ -30,9 +30,12 @@ final class GatewayHandler extends Handler.Abstract {
     private final McpEndpoint mcp;
     private final StatusPage status;
     private final Telemetry telemetry;
+    private final Health health;
 
     /** {@code resource}: null when the front takes no OAuth access tokens. */
-    GatewayHandler(AccessGuard guard, ProtectedResource resource, McpEndpoint mcp, StatusPage status, Telemetry telemetry) {
+    GatewayHandler(AccessGuard guard, ProtectedResource resource, McpEndpoint mcp, StatusPage status, Telemetry telemetry,
+                   Health health) {
+        this.health = health;
         this.guard = guard;
         this.resource = resource;
         this.mcp = mcp;
@@ -42,6 +45,12 @@ final class GatewayHandler extends Handler.Abstract {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        String path = Request.getPathInContext(request);
+        // probes come from the orchestrator with its own Host and no token; the answer reveals nothing
+        if (Health.answers(path)) {
+            health.get(path, request.getMethod(), response, callback);
+            return true;
+        }
         if (!guard.originAllowed(request.getHeaders().get("Origin"))) {
             Replies.error(response, callback, 403, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
                     "Forbidden: Origin " + request.getHeaders().get("Origin") + " is not allowed"));
@@ -52,7 +61,6 @@ final class GatewayHandler extends Handler.Abstract {
                     "Forbidden: Host " + request.getHeaders().get("Host") + " is not this machine"));
             return true;
         }
-        String path = Request.getPathInContext(request);
         if (resource != null && path.startsWith(ProtectedResource.WELL_KNOWN)) {
             resourceMetadata(path, request.getMethod(), response, callback);
             return true;

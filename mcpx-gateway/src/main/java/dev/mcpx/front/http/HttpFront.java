@@ -94,7 +94,7 @@ public final class HttpFront implements AutoCloseable {
                 .orElse(null);
         server.setHandler(new GatewayHandler(new AccessGuard(security.tokens(), address.getHostString(), resource,
                 accessTokens), resource, mcp, new StatusPage(gateway.pool(), gateway.catalogue(), replayCounters, telemetry,
-                replication.membership()), telemetry));
+                replication.membership()), telemetry, new Health(replication.membership())));
         server.setStopTimeout(2_000);
         unsubscribe = gateway.listChanges().subscribe(notice -> {
             listsChanged(notice);
