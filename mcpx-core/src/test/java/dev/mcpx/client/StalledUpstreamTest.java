@@ -14,6 +14,8 @@ import dev.mcpx.testkit.modern.ModernHttpUpstream;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.net.URI;
 import java.time.Duration;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -74,6 +76,28 @@ class StalledUpstreamTest {
             assertThat(client.pendingCount()).isZero();
             assertConnectionsReleased(proxy);
         }
+    }
+
+    @Test
+    void abandoningStalledLegacyBodiesLeavesNoReaderDyingUncaught() throws Exception {
+        List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
+        try {
+            for (LegacyHttpUpstream.ResponseMode mode : List.of(LegacyHttpUpstream.ResponseMode.JSON,
+                    LegacyHttpUpstream.ResponseMode.SSE)) {
+                try (LegacyHttpUpstream upstream = LegacyHttpUpstream.started().listenStream(false).responseMode(mode);
+                     ChaosProxy proxy = ChaosProxy.start(upstream.url(), FaultPlan.none());
+                     McpClient client = connect(proxy.url(upstream.url()))) {
+                    stallBodies(proxy);
+                    assertTimesOutPromptly(client, "echo");
+                    assertConnectionsReleased(proxy);
+                }
+            }
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+        assertThat(uncaught).as("exceptions that ended a thread").isEmpty();
     }
 
     @Test

@@ -20,8 +20,6 @@ import dev.mcpx.protocol.Json;
 import dev.mcpx.testkit.conformance.ConformanceUpstream;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.net.InetSocketAddress;
-import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,19 +133,7 @@ class LegacyHostModernUpstreamTest {
 
     @Test
     void aStdioHostIsAskedOnStdoutForAModernUpstream() throws Exception {
-        Pipe hostToGateway = Pipe.open();
-        Pipe gatewayToHost = Pipe.open();
-        var stdio = new dev.mcpx.front.stdio.StdioFront(gateway.hostRequests(), gateway.listChanges(),
-                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
-        Thread.ofVirtual().start(() -> {
-            try {
-                stdio.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        try (LineHost host = new LineHost(Channels.newInputStream(gatewayToHost.source()),
-                Channels.newOutputStream(hostToGateway.sink()))) {
+        try (LineHost host = LineHost.ofStdioFront(gateway)) {
             ObjectNode init = Json.object().put("protocolVersion", "2025-11-25");
             init.set("capabilities", capabilities("elicitation"));
             init.putObject("clientInfo").put("name", "stdio-host").put("version", "1");

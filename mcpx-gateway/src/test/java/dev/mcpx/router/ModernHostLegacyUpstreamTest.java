@@ -22,8 +22,6 @@ import dev.mcpx.protocol.Json;
 import dev.mcpx.testkit.conformance.ConformanceUpstream;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.net.InetSocketAddress;
-import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -196,19 +194,7 @@ class ModernHostLegacyUpstreamTest {
 
     @Test
     void aModernStdioHostGetsTheAskAsAnInputRequiredResultNotARequestOnStdout() throws Exception {
-        Pipe hostToGateway = Pipe.open();
-        Pipe gatewayToHost = Pipe.open();
-        var stdio = new dev.mcpx.front.stdio.StdioFront(gateway.hostRequests(), gateway.listChanges(),
-                Channels.newInputStream(hostToGateway.source()), Channels.newOutputStream(gatewayToHost.sink()));
-        Thread.ofVirtual().start(() -> {
-            try {
-                stdio.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        try (LineHost stdioHost = new LineHost(Channels.newInputStream(gatewayToHost.source()),
-                Channels.newOutputStream(hostToGateway.sink()))) {
+        try (LineHost stdioHost = LineHost.ofStdioFront(gateway)) {
             ObjectNode first = (ObjectNode) modernCall(0, "l__test_elicitation", capabilities("elicitation"), "info")
                     .get("params");
             String id = stdioHost.send("tools/call", first);

@@ -30,7 +30,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -278,7 +277,8 @@ final class LegacyHttpTransport implements Transport {
         inFlight.remove(id);
         org.eclipse.jetty.client.Request exchange = posts.remove(id);
         if (exchange != null) {
-            exchange.abort(new CancellationException("abandoned"));
+            // an IOException: what reads the body expects; an unchecked one escaped a reader thread uncaught
+            exchange.abort(new IOException("abandoned"));
         }
         responseStreams.stream().filter(stream -> stream.answers(id)).forEach(ResponseStream::stop);
         return false;
@@ -319,7 +319,7 @@ final class LegacyHttpTransport implements Transport {
             return;
         }
         stopListening();
-        posts.values().forEach(exchange -> exchange.abort(new CancellationException("transport closed")));
+        posts.values().forEach(exchange -> exchange.abort(new IOException("transport closed")));
         responseStreams.forEach(ResponseStream::stop);
         String current = session.getAndSet(Session.NONE).current();
         if (current != null) {
