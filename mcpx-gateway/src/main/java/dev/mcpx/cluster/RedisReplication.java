@@ -150,9 +150,10 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
         return replication;
     }
 
-    /** The front's view: this store for sessions and this relay for list changes. */
+    /** The front's view: this store for sessions and this relay for list changes, streams kept in {@link RedisStreams}. */
     public Replication replication() {
-        return new Replication(this, this, this, Optional.of(this));
+        return new Replication(this, this, this, Optional.of(this), new RedisStreams(redis, replica, this::members,
+                Duration.ofSeconds(expirySeconds)));
     }
 
     @Override
@@ -369,7 +370,7 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
         }
     }
 
-    private <T> T call(String what, Supplier<T> command) {
+    static <T> T call(String what, Supplier<T> command) {
         try {
             return command.get();
         } catch (JedisException e) {
@@ -379,15 +380,19 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
 
     /** Keys hold a digest of the id: whoever reads Redis cannot take over a host's session. */
     static String key(String id) {
+        return KEY_PREFIX + digest(id);
+    }
+
+    /** The SHA-256 of a session id, in hex: what names the session in Redis. */
+    static String digest(String id) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
-            return KEY_PREFIX + HexFormat.of().formatHex(digest);
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }
 
-    private static String text(Object value) {
+    static String text(Object value) {
         return value instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(value);
     }
 

@@ -268,6 +268,35 @@ public final class HostRequests {
         }
     }
 
+    /**
+     * Whether a legacy host's routed request, whose answer was lost with the replica that ran it,
+     * may run once more: its upstream's rule for a lost stream (reads, idempotent methods, the
+     * tool's annotations, the operator's {@code reissue}). False when that cannot be told (it
+     * routes nowhere now, its upstream is down): the host then hears that the answer was lost.
+     */
+    public boolean harmlessToRepeat(Request hostRequest) {
+        String method = hostRequest.method();
+        if (!Router.ROUTED.contains(method)) {
+            return false;
+        }
+        ObjectNode params = hostRequest.params();
+        if (Methods.TOOLS_CALL.equals(method) && hostView().profile().search().enabled()) {
+            String name = Json.text(params, "name");
+            if (SearchMode.SEARCH.equals(name) || SearchMode.DESCRIBE.equals(name)) {
+                return true;
+            }
+            if (SearchMode.CALL.equals(name)) {
+                params = SearchMode.innerCall(params);
+            }
+        }
+        try {
+            return router.harmlessToRepeat(new HostCall(method, params, null, new Cancellation(), Era.LEGACY, null, null));
+        } catch (McpException e) {
+            LOG.info("{} cannot be told harmless to repeat: {}", method, e.getMessage());
+            return false;
+        }
+    }
+
     /** The front turned a host request away at the operator's limit {@code limit}. */
     public void refused(String limit) {
         observer.refused(limit);

@@ -87,15 +87,7 @@ public final class Router {
     public JsonNode route(HostCall call) {
         ObjectNode hostRequest = call.params() == null ? Json.object() : call.params();
         ObjectNode upstreamRequest = withoutHostMeta(hostRequest);
-        Route route = switch (call.method()) {
-            case Methods.TOOLS_CALL -> named(hostRequest, upstreamRequest, settled(catalogue::tool), "tool");
-            case Methods.PROMPTS_GET -> named(hostRequest, upstreamRequest, settled(catalogue::prompt), "prompt");
-            case Methods.RESOURCES_READ -> byUri(Json.text(hostRequest, "uri"));
-            case Methods.COMPLETION_COMPLETE -> completionRef(upstreamRequest);
-            case Methods.TASKS_GET, Methods.TASKS_UPDATE, Methods.TASKS_CANCEL -> tasks.route(call, upstreamRequest);
-            default -> throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
-                    "Method not found: " + call.method()));
-        };
+        Route route = resolve(call, hostRequest, upstreamRequest);
         Upstream upstream = pool.require(route.upstream());
         UpstreamStatus status = upstream.status();
         URI address = upstream.config().endpoint() instanceof UpstreamEndpoint.Http http ? http.url() : null;
@@ -110,6 +102,32 @@ public final class Router {
             observed.failed(e);
             throw e;
         }
+    }
+
+    /** The upstream and name {@code call} goes to; {@code upstreamRequest} gets the upstream's names. */
+    private Route resolve(HostCall call, ObjectNode hostRequest, ObjectNode upstreamRequest) {
+        return switch (call.method()) {
+            case Methods.TOOLS_CALL -> named(hostRequest, upstreamRequest, settled(catalogue::tool), "tool");
+            case Methods.PROMPTS_GET -> named(hostRequest, upstreamRequest, settled(catalogue::prompt), "prompt");
+            case Methods.RESOURCES_READ -> byUri(Json.text(hostRequest, "uri"));
+            case Methods.COMPLETION_COMPLETE -> completionRef(upstreamRequest);
+            case Methods.TASKS_GET, Methods.TASKS_UPDATE, Methods.TASKS_CANCEL -> tasks.route(call, upstreamRequest);
+            default -> throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
+                    "Method not found: " + call.method()));
+        };
+    }
+
+    /**
+     * Whether {@code call} may run once more after its first answer was lost with the replica
+     * that ran it: its upstream's rule for a lost stream ({@link Upstream#harmlessToRepeat}).
+     *
+     * @throws McpException it no longer routes anywhere, or its upstream is down
+     */
+    public boolean harmlessToRepeat(HostCall call) {
+        ObjectNode hostRequest = call.params() == null ? Json.object() : call.params();
+        ObjectNode upstreamRequest = withoutHostMeta(hostRequest);
+        Route route = resolve(call, hostRequest, upstreamRequest);
+        return pool.require(route.upstream()).harmlessToRepeat(call.method(), upstreamRequest);
     }
 
     private JsonNode routed(HostCall call, Upstream upstream, String upstreamEra, ObjectNode upstreamRequest,

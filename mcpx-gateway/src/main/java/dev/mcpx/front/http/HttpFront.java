@@ -66,7 +66,7 @@ public final class HttpFront implements AutoCloseable {
                     + "mcpx.auth.resource (the URL hosts reach /mcp at) is required");
         }
         FrontLimits limits = gateway.frontLimits();
-        sessions = new LegacySessions(IDLE_LIMIT, limits, sse, replayCounters, replication.sessions(),
+        sessions = new LegacySessions(IDLE_LIMIT, limits, sse, replayCounters, replication.sessions(), replication.streams(),
                 session -> {
                     gateway.hostRequests().release(session.updates);
                     gateway.hostRequests().roots().remove(session);
@@ -89,7 +89,7 @@ public final class HttpFront implements AutoCloseable {
         connector.setAcceptQueueSize(ACCEPT_QUEUE);
         server.addConnector(connector);
         McpEndpoint mcp = new McpEndpoint(gateway.hostRequests(), sessions, listeners, keepAlive, sse,
-                replayCounters, limits.maxMessageBytes(), replication.hostMessages());
+                replayCounters, limits.maxMessageBytes(), replication.hostMessages(), replication.streams());
         Telemetry telemetry = gateway.telemetry();
         telemetry.front("tcp");
         telemetry.count("mcpx_sse_resumptions", "Legacy SSE streams resumed with Last-Event-ID",

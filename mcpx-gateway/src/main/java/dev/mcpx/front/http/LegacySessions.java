@@ -33,6 +33,7 @@ final class LegacySessions {
     private final SseSettings sse;
     private final ReplayCounters counters;
     private final HostSessionStore store;
+    private final SharedStreams shared;
     /** Front-wide, so an event id names one stream of one session. */
     private final AtomicLong streamNumbers = new AtomicLong();
     private final Consumer<LegacySession> ended;
@@ -40,12 +41,13 @@ final class LegacySessions {
 
     /** {@code ended}: told of each session that is gone here (deleted, expired or forgotten), to release what it held. */
     LegacySessions(Duration idleLimit, FrontLimits limits, SseSettings sse, ReplayCounters counters,
-                   HostSessionStore store, Consumer<LegacySession> ended) {
+                   HostSessionStore store, SharedStreams shared, Consumer<LegacySession> ended) {
         this.idleLimit = idleLimit;
         this.limits = limits;
         this.sse = sse;
         this.counters = counters;
         this.store = store;
+        this.shared = shared;
         this.ended = ended;
         store.onRemovedElsewhere(this::drop);
     }
@@ -67,7 +69,7 @@ final class LegacySessions {
     }
 
     private LegacySession local(String id, ProtocolVersion version, String profile, ObjectNode capabilities) {
-        LegacySession session = new LegacySession(id, version, limits.callLimit(), new ReplayStore(streamNumbers, sse, counters));
+        LegacySession session = new LegacySession(id, version, limits.callLimit(), new ReplayStore(streamNumbers, sse, counters, id, shared));
         session.profile = profile;
         session.asks = new HostAsks(capabilities, LegacySession.HOST_ANSWER_TIMEOUT);
         return session;

@@ -139,6 +139,16 @@ final class SseConnection {
         }
     }
 
+    /** Whether anything went out yet: once it has, the answer cannot be plain JSON. */
+    boolean isCommitted() {
+        lock.lock();
+        try {
+            return committed || broken || finished;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Ends the response; true when it ended cleanly (everything written reached the socket). */
     boolean finish() {
         return write("", true);

@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.jetty.server.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One stream of messages to a host: a call's progress, requests and answer, or a listen stream's
@@ -20,6 +22,7 @@ import org.eclipse.jetty.server.Response;
 final class SseStream {
 
     private static final JsonRpcCodec CODEC = new JsonRpcCodec();
+    private static final Logger LOG = LoggerFactory.getLogger(SseStream.class);
 
     private final ReplayStore store;
     private final StreamLog log;
@@ -88,7 +91,7 @@ final class SseStream {
         }
     }
 
-    private static String event(String id, String data) {
+    static String event(String id, String data) {
         return (id == null ? "" : "id: " + id + "\n") + "event: message\ndata: " + data + "\n\n";
     }
 
@@ -108,6 +111,8 @@ final class SseStream {
             if (kept == null) {
                 return false;
             }
+            // kept for every replica before the host can see it: what it saw, another replica can resume after
+            share(() -> store.shared.append(store.sessionId, log.id, kept.seq(), data));
             if (attached != null) {
                 attached.write(event(kept.id(), data), false);
             }
@@ -132,11 +137,18 @@ final class SseStream {
         }
         lock.lock();
         try {
-            if (attached == origin && origin.json(data, status)) {
-                store.drop(log);
-                return;
+            if (attached == origin && !origin.isCommitted()) {
+                // the call no longer runs: forgotten before the host can see its answer and resume it elsewhere
+                share(() -> store.shared.answeredDirectly(store.sessionId, log.id));
+                if (origin.json(data, status)) {
+                    store.drop(log);
+                    return;
+                }
             }
             StreamLog.Event kept = log.complete ? null : store.append(log, data);
+            if (kept != null) {
+                share(() -> store.shared.answered(store.sessionId, log.id, kept.seq(), data));
+            }
             store.complete(log, true);
             if (kept != null && attached != null) {
                 SseConnection to = attached;
@@ -159,7 +171,9 @@ final class SseStream {
         SseConnection to;
         lock.lock();
         try {
-            store.complete(log, false);
+            if (store.complete(log, false)) {
+                share(() -> store.shared.ended(store.sessionId, log.id, log.nextSeq));
+            }
             to = attached;
             attached = null;
         } finally {
@@ -167,6 +181,23 @@ final class SseStream {
         }
         if (to != null) {
             to.finish();
+        }
+    }
+
+    /**
+     * This call stream's call, the host's {@code request} (JSON-RPC text), runs here until
+     * answered: a replica the host resumes on after this one died can take it over.
+     */
+    void running(String request) {
+        share(() -> store.shared.started(store.sessionId, log.id, request));
+    }
+
+    /** Writes to the shared streams; a failure leaves the stream resumable here only. */
+    static void share(Runnable write) {
+        try {
+            write.run();
+        } catch (SessionStoreException e) {
+            LOG.warn("legacy stream: not kept for the other replicas: {}", e.getMessage());
         }
     }
 
