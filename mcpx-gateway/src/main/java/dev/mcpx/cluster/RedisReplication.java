@@ -100,12 +100,14 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
     private final Thread subscriber;
     private final Thread heartbeat;
     private final CompletableFuture<Void> subscribed = new CompletableFuture<>();
+    private final RedisHeldCalls heldCalls;
     private volatile boolean closed;
 
     private RedisReplication(RedisClient redis, String replica, Duration expiry) {
         this.redis = redis;
         this.replica = replica;
         this.expirySeconds = Math.max(1, expiry.toSeconds());
+        this.heldCalls = new RedisHeldCalls(redis);
         // one long-lived blocking reader: a platform thread of its own
         this.subscriber = Thread.ofPlatform().daemon().name("mcpx-cluster-events").unstarted(this::readEvents);
         this.heartbeat = Thread.ofVirtual().name("mcpx-cluster-heartbeat").unstarted(this::beat);
@@ -150,10 +152,13 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
         return replication;
     }
 
-    /** The front's view: this store for sessions and this relay for list changes, streams kept in {@link RedisStreams}. */
+    /**
+     * The front's view: this store for sessions and this relay for list changes, streams kept in
+     * {@link RedisStreams}, held calls' retries forwarded by {@link RedisHeldCalls}.
+     */
     public Replication replication() {
         return new Replication(this, this, this, Optional.of(this), new RedisStreams(redis, replica, this::members,
-                Duration.ofSeconds(expirySeconds)));
+                Duration.ofSeconds(expirySeconds)), heldCalls);
     }
 
     @Override
@@ -408,6 +413,7 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
         }
         subscriber.interrupt();
         heartbeat.interrupt();
+        heldCalls.close();
         try {
             redis.zrem(REPLICAS, replica);
         } catch (JedisException e) {

@@ -23,6 +23,7 @@ import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.TasksExtension;
 import dev.mcpx.router.CallObserver;
+import dev.mcpx.router.HeldCallRelay;
 import dev.mcpx.router.HeldCalls;
 import dev.mcpx.router.HostCall;
 import dev.mcpx.router.LogLevel;
@@ -266,6 +267,11 @@ public final class HostRequests {
             observer.answered(hostRequest, era, answer, System.nanoTime() - start);
             return answer;
         }
+    }
+
+    /** Modern hosts' retries of held calls reach the process that holds them through {@code relay}. */
+    public void relayHeldCalls(HeldCallRelay relay) {
+        router.relayHeldCalls(relay);
     }
 
     /**

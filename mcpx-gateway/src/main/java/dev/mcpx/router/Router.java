@@ -8,6 +8,7 @@ import dev.mcpx.pool.Pool;
 import dev.mcpx.pool.Upstream;
 import dev.mcpx.pool.UpstreamState;
 import dev.mcpx.pool.UpstreamStatus;
+import dev.mcpx.client.Cancellation;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.Json;
@@ -102,6 +103,15 @@ public final class Router {
             observed.failed(e);
             throw e;
         }
+    }
+
+    /**
+     * Held calls' retries that land here for another process go through {@code relay}; the ones
+     * other processes forward here are routed as if their host had sent them here.
+     */
+    public void relayHeldCalls(HeldCallRelay relay) {
+        heldCalls.relayThrough(relay, (method, hostParams, hostCapabilities) -> route(new HostCall(method, hostParams,
+                null, new Cancellation(), Era.MODERN, hostCapabilities, null)));
     }
 
     /** The upstream and name {@code call} goes to; {@code upstreamRequest} gets the upstream's names. */

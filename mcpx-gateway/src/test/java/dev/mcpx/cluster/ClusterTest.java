@@ -204,9 +204,8 @@ class ClusterTest {
         }
     }
 
-    @Test
-    @Order(4)
-    void aHeldCallsRequestStateOnAnotherReplicaIsAClearErrorNotAWait() throws Exception {
+    /** A modern host's tools/call that the legacy upstream answers with an elicitation: held on {@code replica}; the retry to send. */
+    private static ObjectNode heldRetry(URI replica) throws Exception {
         ObjectNode first = Json.object().put("jsonrpc", "2.0").put("id", 1).put("method", "tools/call");
         ObjectNode params = first.putObject("params").put("name", echo.replace("echo", "ask"));
         params.putObject("arguments").put("kind", "elicitation");
@@ -214,22 +213,29 @@ class ClusterTest {
         meta.put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
         meta.putObject("io.modelcontextprotocol/clientInfo").put("name", "cluster-host").put("version", "1");
         meta.putObject("io.modelcontextprotocol/clientCapabilities").putObject("elicitation");
-        JsonNode asked = HttpHost.modern(replicas.get(0).mcpUri()).send(first, "tools/call").reply().path("result");
+        JsonNode asked = HttpHost.modern(replica).send(first, "tools/call").reply().path("result");
         assertThat(asked.path("resultType").asString()).isEqualTo("input_required");
         ObjectNode retry = first.deepCopy().put("id", 2);
         ObjectNode answers = Json.object();
         answers.putObject(asked.path("inputRequests").propertyNames().iterator().next()).put("action", "decline");
         ((ObjectNode) retry.get("params")).set("inputResponses", answers);
         ((ObjectNode) retry.get("params")).set("requestState", asked.get("requestState"));
+        return retry;
+    }
+
+    @Test
+    @Order(4)
+    void aHeldCallsRetryOnAnotherReplicaReachesTheReplicaThatHoldsIt() throws Exception {
+        ObjectNode retry = heldRetry(replicas.get(0).mcpUri());
 
         HttpHost.Exchange elsewhere = HttpHost.modern(replicas.get(1).mcpUri()).send(retry, "tools/call");
 
-        assertThat(elsewhere.errorCode()).isEqualTo(-32602);
-        assertThat(elsewhere.reply().path("error").path("message").asString())
-                .contains("issued by another mcpx process").contains("without requestState");
-        HttpHost.Exchange where = HttpHost.modern(replicas.get(0).mcpUri()).send(retry, "tools/call");
-        assertThat(where.reply().path("result").path("resultType").asString())
-                .as("the replica holding it still finishes it: " + where.body()).isEqualTo("complete");
+        assertThat(elsewhere.reply().path("result").path("resultType").asString())
+                .as("finished by the replica holding it: " + elsewhere.body()).isEqualTo("complete");
+        assertThat(elsewhere.text()).contains("decline");
+        HttpHost.Exchange again = HttpHost.modern(replicas.get(2).mcpUri()).send(retry, "tools/call");
+        assertThat(again.errorCode()).as("a token is used once, wherever it comes back").isEqualTo(-32602);
+        assertThat(again.reply().path("error").path("message").asString()).contains("already used");
     }
 
     @Test
@@ -508,8 +514,17 @@ class ClusterTest {
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
                 callsOf(upstream, IN_FLIGHT_MS) == 6 + 3 && callsOf(guarded, IN_FLIGHT_MS) == 6 + 3);
 
+        ObjectNode heldOnVictim = heldRetry(victim.mcpUri());
+
         victim.process().destroyForcibly();
         assertThat(victim.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        long retriedAt = System.nanoTime();
+        HttpHost.Exchange heldRetry = HttpHost.modern(replicas.get(0).mcpUri()).send(heldOnVictim, "tools/call");
+        long retryMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - retriedAt);
+        assertThat(heldRetry.errorCode()).as(heldRetry.body()).isEqualTo(-32602);
+        assertThat(heldRetry.reply().path("error").path("message").asString()).contains("is gone").contains("without requestState");
+        assertThat(retryMillis).as("the held call's holder is gone: told at once").isLessThan(10_000);
 
         ResumingCall resumedEarly = ResumingCall.resumeFrom(client, early, mcp, earlyId);
         for (ResumingCall call : legacyCalls) {

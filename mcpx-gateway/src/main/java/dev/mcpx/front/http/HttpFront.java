@@ -66,6 +66,7 @@ public final class HttpFront implements AutoCloseable {
                     + "mcpx.auth.resource (the URL hosts reach /mcp at) is required");
         }
         FrontLimits limits = gateway.frontLimits();
+        gateway.hostRequests().relayHeldCalls(replication.heldCalls());
         sessions = new LegacySessions(IDLE_LIMIT, limits, sse, replayCounters, replication.sessions(), replication.streams(),
                 session -> {
                     gateway.hostRequests().release(session.updates);
