@@ -37,6 +37,8 @@ final class ResumingCall {
     final CompletableFuture<Void> done = new CompletableFuture<>();
     private volatile String lastEventId;
     volatile int resumes;
+    /** The POST's HTTP status (0 before it came, or when the connection failed first). */
+    volatile int postStatus;
 
     private ResumingCall(HttpClient client, String sessionId, URI resumeVia) {
         this.client = client;
@@ -91,6 +93,7 @@ final class ResumingCall {
                 .POST(HttpRequest.BodyPublishers.ofString(Json.write(body))).build();
         try {
             HttpResponse<InputStream> response = client.send(post, HttpResponse.BodyHandlers.ofInputStream());
+            postStatus = response.statusCode();
             if (response.headers().firstValue("Content-Type").orElse("").startsWith("application/json")) {
                 try (InputStream in = response.body()) {
                     answers.add(Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
