@@ -113,11 +113,6 @@ final class RedisStreams implements SharedStreams {
     }
 
     @Override
-    public void answeredDirectly(String sessionId, String streamId) {
-        RedisReplication.call("DEL", () -> redis.del(call(sessionId, streamId)));
-    }
-
-    @Override
     public Optional<Kept> read(String sessionId, String streamId, long afterSeq, Duration wait) {
         Optional<Kept> kept = read(sessionId, streamId, afterSeq);
         if (wait.isZero() || kept.isEmpty() || !kept.get().events().isEmpty() || kept.get().ended()) {

@@ -152,6 +152,7 @@ class ClusterTest {
                 .filter(request -> "tools/call".equals(request.rpcMethod()))
                 .map(RecordedRequest::sessionId).distinct().count())
                 .as("the calls went through every replica's own upstream session").isEqualTo(3);
+        assertThat(inspect.keys("mcpx:call:*")).as("no answered call is left recorded as running").isEmpty();
     }
 
     @Test

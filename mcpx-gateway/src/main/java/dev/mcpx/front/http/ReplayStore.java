@@ -105,6 +105,8 @@ final class ReplayStore {
 
     /** The stream's events are no longer needed (answered as plain JSON, expired). */
     synchronized void drop(StreamLog log) {
+        // nothing more goes on it, and its end is nobody's news
+        log.complete = true;
         if (logs.remove(log.id, log)) {
             for (StreamLog.Event event : log.events) {
                 bytes -= event.bytes();

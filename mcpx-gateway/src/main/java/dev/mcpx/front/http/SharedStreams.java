@@ -39,10 +39,6 @@ public interface SharedStreams {
         }
 
         @Override
-        public void answeredDirectly(String sessionId, String streamId) {
-        }
-
-        @Override
         public Optional<Kept> read(String sessionId, String streamId, long afterSeq, Duration wait) {
             return Optional.empty();
         }
@@ -94,7 +90,7 @@ public interface SharedStreams {
     /** Put before each stream number of this replica, so event ids are unique across replicas ("" alone). */
     String streamPrefix();
 
-    /** A call's stream opened: {@code request} (the host's JSON-RPC request) runs on this replica until answered. */
+    /** A call's stream turned into SSE: {@code request} (the host's JSON-RPC request) runs on this replica until answered. */
     void started(String sessionId, String streamId, String request);
 
     /** Keeps event {@code seq} of the stream. */
@@ -105,9 +101,6 @@ public interface SharedStreams {
 
     /** The stream ended with no answer on it ({@code seq}: the next seq it would have used). */
     void ended(String sessionId, String streamId, long seq);
-
-    /** The call was answered as plain JSON: nothing of it is kept, it no longer runs. */
-    void answeredDirectly(String sessionId, String streamId);
 
     /**
      * What is kept of the stream after {@code afterSeq}, waiting up to {@code wait} for an event

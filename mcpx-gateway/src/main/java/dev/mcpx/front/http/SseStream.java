@@ -32,6 +32,8 @@ final class SseStream {
     private final ReentrantLock lock = new ReentrantLock();
     /** The connection events go to now; null while the host is away. Guarded by {@link #lock}. */
     private SseConnection attached;
+    /** The host's request this call stream answers (null: a listen stream, or not said yet). */
+    private volatile String runningRequest;
 
     private SseStream(ReplayStore store, SseSettings settings, Response response, Duration firstKeepAlive,
                       Duration keepAlive, Runnable onBroken, String[] extraHeaders) {
@@ -44,7 +46,11 @@ final class SseStream {
                     extraHeaders);
         } else {
             origin = SseConnection.deferred(response, firstKeepAlive, keepAlive,
-                    broken -> brokenConnection(broken, onBroken), prologue, extraHeaders);
+                    broken -> brokenConnection(broken, onBroken), prologue == null ? null : () -> {
+                        // the host can resume from here on: the call it resumes must be known to every replica first
+                        shareRunning();
+                        return prologue;
+                    }, extraHeaders);
         }
         attached = origin;
     }
@@ -137,13 +143,9 @@ final class SseStream {
         }
         lock.lock();
         try {
-            if (attached == origin && !origin.isCommitted()) {
-                // the call no longer runs: forgotten before the host can see its answer and resume it elsewhere
-                share(() -> store.shared.answeredDirectly(store.sessionId, log.id));
-                if (origin.json(data, status)) {
-                    store.drop(log);
-                    return;
-                }
+            if (attached == origin && origin.json(data, status)) {
+                store.drop(log);
+                return;
             }
             StreamLog.Event kept = log.complete ? null : store.append(log, data);
             if (kept != null) {
@@ -171,8 +173,10 @@ final class SseStream {
         SseConnection to;
         lock.lock();
         try {
-            if (store.complete(log, false)) {
-                share(() -> store.shared.ended(store.sessionId, log.id, log.nextSeq));
+            // a stream that sent nothing, for no call another replica may know of, ends here only
+            if (store.complete(log, false) && (runningRequest != null && origin.isCommitted() || log.nextSeq > 1)) {
+                long next = log.nextSeq;
+                share(() -> store.shared.ended(store.sessionId, log.id, next));
             }
             to = attached;
             attached = null;
@@ -186,10 +190,15 @@ final class SseStream {
 
     /**
      * This call stream's call, the host's {@code request} (JSON-RPC text), runs here until
-     * answered: a replica the host resumes on after this one died can take it over.
+     * answered: once the stream turns into SSE (a host can resume it only then), every replica
+     * knows, so one the host resumes on after this one died can take it over. A call answered
+     * as plain JSON costs the shared streams nothing.
      */
     void running(String request) {
-        share(() -> store.shared.started(store.sessionId, log.id, request));
+        runningRequest = request;
+        if (origin.isCommitted()) {
+            shareRunning();
+        }
     }
 
     /** Writes to the shared streams; a failure leaves the stream resumable here only. */
@@ -238,6 +247,13 @@ final class SseStream {
             return resumed;
         } finally {
             lock.unlock();
+        }
+    }
+
+    private void shareRunning() {
+        String request = runningRequest;
+        if (request != null) {
+            share(() -> store.shared.started(store.sessionId, log.id, request));
         }
     }
 
