@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A modern stream lives and dies with its HTTP response. A legacy (resumable) stream outlives
  * it: every event gets an id ({@code <stream>-<seq>}) and is kept in the session's
- * {@link ReplayStore}; when the host's connection breaks the stream goes on detached (the call
+ * {@link ReplayStore} (and, in a cluster, first in the {@link SharedStreams}); when the host's connection breaks the stream goes on detached (the call
  * keeps running, disconnection is not cancellation), and a GET with {@code Last-Event-ID}
  * ({@link #resume}) replays what was missed and carries the rest.
  */
