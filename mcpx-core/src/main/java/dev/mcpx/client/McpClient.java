@@ -366,6 +366,16 @@ public final class McpClient implements AutoCloseable {
     }
 
     /** Sends a notification; an upstream that takes it and never acknowledges it costs at most the request timeout. */
+    /**
+     * Whether request {@code method} may run once more on this upstream when its first answer was
+     * lost with whoever waited for it (a gateway replica that died mid-call): the rule of a lost
+     * modern stream (reads, idempotent methods, the tool's annotations, the operator's
+     * {@code reissue}). The tool's descriptor may be refreshed to find out.
+     */
+    public boolean harmlessToRepeat(String method, ObjectNode params) {
+        return resends.harmlessToRepeat(method, params, catalogues::lookUpTool);
+    }
+
     public void notify(String method, ObjectNode params) {
         Outbound notification = new Outbound(new Notification(method, params), Map.of(), requestTimeout);
         resends.message(method, () -> transport.send(notification));

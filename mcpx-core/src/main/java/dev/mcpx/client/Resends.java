@@ -47,7 +47,12 @@ final class Resends {
     boolean mayReissue(Era era, StreamLostException lost, String method, ObjectNode params,
                        Function<String, ToolDescriptor> lookUpTool) {
         return (era == Era.MODERN || lost.noResponse() || lost.getCause() instanceof EraSwitch.LeftBehind)
-                && policy.allows(method, params, lookUpTool);
+                && harmlessToRepeat(method, params, lookUpTool);
+    }
+
+    /** Whether running request {@code method} once more is harmless ({@link ReissuePolicy}), whatever lost its answer. */
+    boolean harmlessToRepeat(String method, ObjectNode params, Function<String, ToolDescriptor> lookUpTool) {
+        return policy.allows(method, params, lookUpTool);
     }
 
     /** Counts and logs the resend of request {@code method} (sent as {@code id}) about to happen. */

@@ -100,12 +100,14 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
     private final Thread subscriber;
     private final Thread heartbeat;
     private final CompletableFuture<Void> subscribed = new CompletableFuture<>();
+    private final RedisHeldCalls heldCalls;
     private volatile boolean closed;
 
     private RedisReplication(RedisClient redis, String replica, Duration expiry) {
         this.redis = redis;
         this.replica = replica;
         this.expirySeconds = Math.max(1, expiry.toSeconds());
+        this.heldCalls = new RedisHeldCalls(redis);
         // one long-lived blocking reader: a platform thread of its own
         this.subscriber = Thread.ofPlatform().daemon().name("mcpx-cluster-events").unstarted(this::readEvents);
         this.heartbeat = Thread.ofVirtual().name("mcpx-cluster-heartbeat").unstarted(this::beat);
@@ -150,9 +152,13 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
         return replication;
     }
 
-    /** The front's view: this store for sessions and this relay for list changes. */
+    /**
+     * The front's view: this store for sessions and this relay for list changes, streams kept in
+     * {@link RedisStreams}, held calls' retries forwarded by {@link RedisHeldCalls}.
+     */
     public Replication replication() {
-        return new Replication(this, this, this, Optional.of(this));
+        return new Replication(this, this, this, Optional.of(this), new RedisStreams(redis, replica, this::members,
+                Duration.ofSeconds(expirySeconds)), heldCalls);
     }
 
     @Override
@@ -369,7 +375,7 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
         }
     }
 
-    private <T> T call(String what, Supplier<T> command) {
+    static <T> T call(String what, Supplier<T> command) {
         try {
             return command.get();
         } catch (JedisException e) {
@@ -379,15 +385,19 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
 
     /** Keys hold a digest of the id: whoever reads Redis cannot take over a host's session. */
     static String key(String id) {
+        return KEY_PREFIX + digest(id);
+    }
+
+    /** The SHA-256 of a session id, in hex: what names the session in Redis. */
+    static String digest(String id) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
-            return KEY_PREFIX + HexFormat.of().formatHex(digest);
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }
 
-    private static String text(Object value) {
+    static String text(Object value) {
         return value instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(value);
     }
 
@@ -403,6 +413,7 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
         }
         subscriber.interrupt();
         heartbeat.interrupt();
+        heldCalls.close();
         try {
             redis.zrem(REPLICAS, replica);
         } catch (JedisException e) {

@@ -23,6 +23,7 @@ import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.TasksExtension;
 import dev.mcpx.router.CallObserver;
+import dev.mcpx.router.HeldCallRelay;
 import dev.mcpx.router.HeldCalls;
 import dev.mcpx.router.HostCall;
 import dev.mcpx.router.LogLevel;
@@ -257,6 +258,40 @@ public final class HostRequests {
             }
             observer.answered(hostRequest, era, answer, System.nanoTime() - start);
             return answer;
+        }
+    }
+
+    /** Modern hosts' retries of held calls reach the process that holds them through {@code relay}. */
+    public void relayHeldCalls(HeldCallRelay relay) {
+        router.relayHeldCalls(relay);
+    }
+
+    /**
+     * Whether a legacy host's routed request, whose answer was lost with the replica that ran it,
+     * may run once more: its upstream's rule for a lost stream (reads, idempotent methods, the
+     * tool's annotations, the operator's {@code reissue}). False when that cannot be told (it
+     * routes nowhere now, its upstream is down): the host then hears that the answer was lost.
+     */
+    public boolean harmlessToRepeat(Request hostRequest) {
+        String method = hostRequest.method();
+        if (!Router.ROUTED.contains(method)) {
+            return false;
+        }
+        ObjectNode params = hostRequest.params();
+        if (Methods.TOOLS_CALL.equals(method) && hostView().profile().search().enabled()) {
+            String name = Json.text(params, "name");
+            if (SearchMode.SEARCH.equals(name) || SearchMode.DESCRIBE.equals(name)) {
+                return true;
+            }
+            if (SearchMode.CALL.equals(name)) {
+                params = SearchMode.innerCall(params);
+            }
+        }
+        try {
+            return router.harmlessToRepeat(new HostCall(method, params, null, new Cancellation(), Era.LEGACY, null, null));
+        } catch (McpException e) {
+            LOG.info("{} cannot be told harmless to repeat: {}", method, e.getMessage());
+            return false;
         }
     }
 

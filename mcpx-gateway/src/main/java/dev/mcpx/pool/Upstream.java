@@ -549,6 +549,17 @@ public final class Upstream {
         }
     }
 
+    /**
+     * Whether {@code method} may run once more here when its first answer was lost with the
+     * replica that waited for it: the client's rule for a lost stream ({@link McpClient#harmlessToRepeat}).
+     *
+     * @throws McpException the upstream is down past its request timeout
+     */
+    public boolean harmlessToRepeat(String method, ObjectNode params) {
+        RequestOptions options = RequestOptions.defaults();
+        return awaitUp(System.nanoTime() + config.requestTimeout().toNanos(), options).harmlessToRepeat(method, params);
+    }
+
     private static Duration left(long deadlineNanos) {
         return Duration.ofNanos(Math.max(1, deadlineNanos - System.nanoTime()));
     }

@@ -47,12 +47,22 @@ public final class HeldCalls {
     private final SecureRandom random = new SecureRandom();
     /** Names this process in its tokens, so a token another replica (or an earlier run) issued is told apart. */
     private final String issuer;
+    private volatile HeldCallRelay relay = HeldCallRelay.ALONE;
 
     public HeldCalls(Limits limits) {
         this.limits = limits;
         byte[] bytes = new byte[6];
         random.nextBytes(bytes);
         this.issuer = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /**
+     * Retries of calls another process holds are forwarded through {@code relay}, and those other
+     * processes forward here are answered by {@code holder}.
+     */
+    void relayThrough(HeldCallRelay relay, HeldCallRelay.Holder holder) {
+        this.relay = relay;
+        relay.serve(issuer, holder);
     }
 
     /** Calls waiting for their host's retry now. */
@@ -80,7 +90,11 @@ public final class HeldCalls {
             throw invalidParams("inputResponses must be an object");
         }
         HeldCall resumed = state.isString() ? held.get(state.asString()) : null;
-        if (resumed == null && state.isString() && issuedElsewhere(state.asString())) {
+        String elsewhere = resumed == null && state.isString() ? issuerElsewhere(state.asString()) : null;
+        if (elsewhere != null && relay.reaches()) {
+            return relay.forward(elsewhere, call.method(), call.params(), call.hostCapabilities());
+        }
+        if (elsewhere != null) {
             throw invalidParams("requestState was issued by another mcpx process (another replica behind the same "
                     + "load balancer, or this one before a restart), and a held call lives only in the process that "
                     + "started it: send the " + call.method() + " again without requestState");
@@ -122,13 +136,15 @@ public final class HeldCalls {
 
     private static final String TOKEN_PREFIX = "mcpx-held.";
 
-    /** Shaped as this gateway's tokens are, with another process's name in it. */
-    private boolean issuedElsewhere(String token) {
+    /** The other process named in a token shaped as this gateway's are; null when it is not one. */
+    private String issuerElsewhere(String token) {
         if (!token.startsWith(TOKEN_PREFIX)) {
-            return false;
+            return null;
         }
         String[] parts = token.substring(TOKEN_PREFIX.length()).split("\\.", -1);
-        return parts.length == 2 && parts[0].length() == issuer.length() && !parts[0].equals(issuer) && parts[1].length() == 43;
+        boolean elsewhere = parts.length == 2 && parts[0].length() == issuer.length() && !parts[0].equals(issuer)
+                && parts[1].length() == 43;
+        return elsewhere ? parts[0] : null;
     }
 
     private static String target(ObjectNode upstreamRequest) {

@@ -9,6 +9,7 @@ import dev.mcpx.pool.Pool;
 import dev.mcpx.pool.Upstream;
 import dev.mcpx.pool.UpstreamState;
 import dev.mcpx.pool.UpstreamStatus;
+import dev.mcpx.client.Cancellation;
 import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.Json;
@@ -162,15 +163,7 @@ public final class Router {
     private JsonNode routeOnce(HostCall call) {
         ObjectNode hostRequest = call.params() == null ? Json.object() : call.params();
         ObjectNode upstreamRequest = withoutHostMeta(hostRequest);
-        Route route = switch (call.method()) {
-            case Methods.TOOLS_CALL -> named(hostRequest, upstreamRequest, settled(catalogue::tool), "tool");
-            case Methods.PROMPTS_GET -> named(hostRequest, upstreamRequest, settled(catalogue::prompt), "prompt");
-            case Methods.RESOURCES_READ -> byUri(Json.text(hostRequest, "uri"));
-            case Methods.COMPLETION_COMPLETE -> completionRef(upstreamRequest);
-            case Methods.TASKS_GET, Methods.TASKS_UPDATE, Methods.TASKS_CANCEL -> tasks.route(call, upstreamRequest);
-            default -> throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
-                    "Method not found: " + call.method()));
-        };
+        Route route = resolve(call, hostRequest, upstreamRequest);
         Upstream upstream = pool.require(route.upstream());
         UpstreamStatus status = upstream.status();
         URI address = upstream.config().endpoint() instanceof UpstreamEndpoint.Http http ? http.url() : null;
@@ -188,6 +181,41 @@ public final class Router {
             }
             throw e;
         }
+    }
+
+    /**
+     * Held calls' retries that land here for another process go through {@code relay}; the ones
+     * other processes forward here are routed as if their host had sent them here.
+     */
+    public void relayHeldCalls(HeldCallRelay relay) {
+        heldCalls.relayThrough(relay, (method, hostParams, hostCapabilities) -> route(new HostCall(method, hostParams,
+                null, new Cancellation(), Era.MODERN, hostCapabilities, null)));
+    }
+
+    /** The upstream and name {@code call} goes to; {@code upstreamRequest} gets the upstream's names. */
+    private Route resolve(HostCall call, ObjectNode hostRequest, ObjectNode upstreamRequest) {
+        return switch (call.method()) {
+            case Methods.TOOLS_CALL -> named(hostRequest, upstreamRequest, settled(catalogue::tool), "tool");
+            case Methods.PROMPTS_GET -> named(hostRequest, upstreamRequest, settled(catalogue::prompt), "prompt");
+            case Methods.RESOURCES_READ -> byUri(Json.text(hostRequest, "uri"));
+            case Methods.COMPLETION_COMPLETE -> completionRef(upstreamRequest);
+            case Methods.TASKS_GET, Methods.TASKS_UPDATE, Methods.TASKS_CANCEL -> tasks.route(call, upstreamRequest);
+            default -> throw new McpErrorException(JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
+                    "Method not found: " + call.method()));
+        };
+    }
+
+    /**
+     * Whether {@code call} may run once more after its first answer was lost with the replica
+     * that ran it: its upstream's rule for a lost stream ({@link Upstream#harmlessToRepeat}).
+     *
+     * @throws McpException it no longer routes anywhere, or its upstream is down
+     */
+    public boolean harmlessToRepeat(HostCall call) {
+        ObjectNode hostRequest = call.params() == null ? Json.object() : call.params();
+        ObjectNode upstreamRequest = withoutHostMeta(hostRequest);
+        Route route = resolve(call, hostRequest, upstreamRequest);
+        return pool.require(route.upstream()).harmlessToRepeat(call.method(), upstreamRequest);
     }
 
     private JsonNode routed(HostCall call, Upstream upstream, String upstreamEra, ObjectNode upstreamRequest,

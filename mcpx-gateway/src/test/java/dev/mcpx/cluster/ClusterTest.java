@@ -8,6 +8,7 @@ import dev.mcpx.protocol.Json;
 import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
 import dev.mcpx.testkit.legacy.RecordedRequest;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.RedisClient;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -47,6 +49,9 @@ class ClusterTest {
     static Path dir;
     private static RedisServer redis;
     private static LegacyHttpUpstream upstream;
+    /** A second upstream whose operator said its {@code slow} tool must never run twice ({@code reissue}: never). */
+    private static LegacyHttpUpstream guarded;
+    private static RedisClient inspect;
     private static final List<ServeProcess> replicas = new ArrayList<>();
     private static HaProxy balancer;
     private static URI mcp;
@@ -55,10 +60,14 @@ class ClusterTest {
     @BeforeAll
     static void startCluster() throws Exception {
         redis = RedisServer.start(dir);
+        inspect = RedisClient.create(redis.uri());
         upstream = LegacyHttpUpstream.started();
+        guarded = LegacyHttpUpstream.started();
         Path config = dir.resolve("mcpx.json");
         ObjectNode root = Json.object();
-        root.putObject("mcpServers").putObject("fake").put("url", upstream.url().toString());
+        ObjectNode upstreams = root.putObject("mcpServers");
+        upstreams.putObject("fake").put("url", upstream.url().toString());
+        upstreams.putObject("danger").put("url", guarded.url().toString()).putObject("reissue").put("slow", "never");
         root.putObject("mcpx").putObject("cluster").put("redis", redis.uri().toString());
         Files.writeString(config, Json.write(root));
         for (int i = 0; i < 3; i++) {
@@ -75,7 +84,7 @@ class ClusterTest {
         mcp = URI.create("http://127.0.0.1:" + balancer.port() + "/mcp");
         HttpHost host = HttpHost.modern(mcp);
         for (JsonNode tool : host.request("tools/list", null).reply().path("result").path("tools")) {
-            if (tool.path("name").asString().endsWith("echo")) {
+            if (tool.path("name").asString().equals("fake__echo")) {
                 echo = tool.path("name").asString();
             }
         }
@@ -92,6 +101,12 @@ class ClusterTest {
         }
         if (upstream != null) {
             upstream.close();
+        }
+        if (guarded != null) {
+            guarded.close();
+        }
+        if (inspect != null) {
+            inspect.close();
         }
         if (redis != null) {
             redis.close();
@@ -137,6 +152,7 @@ class ClusterTest {
                 .filter(request -> "tools/call".equals(request.rpcMethod()))
                 .map(RecordedRequest::sessionId).distinct().count())
                 .as("the calls went through every replica's own upstream session").isEqualTo(3);
+        assertThat(inspect.keys("mcpx:call:*")).as("no answered call is left recorded as running").isEmpty();
     }
 
     @Test
@@ -189,9 +205,8 @@ class ClusterTest {
         }
     }
 
-    @Test
-    @Order(4)
-    void aHeldCallsRequestStateOnAnotherReplicaIsAClearErrorNotAWait() throws Exception {
+    /** A modern host's tools/call that the legacy upstream answers with an elicitation: held on {@code replica}; the retry to send. */
+    private static ObjectNode heldRetry(URI replica) throws Exception {
         ObjectNode first = Json.object().put("jsonrpc", "2.0").put("id", 1).put("method", "tools/call");
         ObjectNode params = first.putObject("params").put("name", echo.replace("echo", "ask"));
         params.putObject("arguments").put("kind", "elicitation");
@@ -199,22 +214,29 @@ class ClusterTest {
         meta.put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
         meta.putObject("io.modelcontextprotocol/clientInfo").put("name", "cluster-host").put("version", "1");
         meta.putObject("io.modelcontextprotocol/clientCapabilities").putObject("elicitation");
-        JsonNode asked = HttpHost.modern(replicas.get(0).mcpUri()).send(first, "tools/call").reply().path("result");
+        JsonNode asked = HttpHost.modern(replica).send(first, "tools/call").reply().path("result");
         assertThat(asked.path("resultType").asString()).isEqualTo("input_required");
         ObjectNode retry = first.deepCopy().put("id", 2);
         ObjectNode answers = Json.object();
         answers.putObject(asked.path("inputRequests").propertyNames().iterator().next()).put("action", "decline");
         ((ObjectNode) retry.get("params")).set("inputResponses", answers);
         ((ObjectNode) retry.get("params")).set("requestState", asked.get("requestState"));
+        return retry;
+    }
+
+    @Test
+    @Order(4)
+    void aHeldCallsRetryOnAnotherReplicaReachesTheReplicaThatHoldsIt() throws Exception {
+        ObjectNode retry = heldRetry(replicas.get(0).mcpUri());
 
         HttpHost.Exchange elsewhere = HttpHost.modern(replicas.get(1).mcpUri()).send(retry, "tools/call");
 
-        assertThat(elsewhere.errorCode()).isEqualTo(-32602);
-        assertThat(elsewhere.reply().path("error").path("message").asString())
-                .contains("issued by another mcpx process").contains("without requestState");
-        HttpHost.Exchange where = HttpHost.modern(replicas.get(0).mcpUri()).send(retry, "tools/call");
-        assertThat(where.reply().path("result").path("resultType").asString())
-                .as("the replica holding it still finishes it: " + where.body()).isEqualTo("complete");
+        assertThat(elsewhere.reply().path("result").path("resultType").asString())
+                .as("finished by the replica holding it: " + elsewhere.body()).isEqualTo("complete");
+        assertThat(elsewhere.text()).contains("decline");
+        HttpHost.Exchange again = HttpHost.modern(replicas.get(2).mcpUri()).send(retry, "tools/call");
+        assertThat(again.errorCode()).as("a token is used once, wherever it comes back").isEqualTo(-32602);
+        assertThat(again.reply().path("error").path("message").asString()).contains("already used");
     }
 
     @Test
@@ -357,18 +379,59 @@ class ClusterTest {
 
     @Test
     @Order(9)
-    void resumingOnAReplicaThatDoesNotKeepTheStreamIsAClearRefusalNotALostSession() throws Exception {
+    void aResumeOnAnotherReplicaGetsTheEventsItMissedThenTheRestOfTheStream() throws Exception {
         HttpHost host = elicitingHost(replicas.get(0).mcpUri());
-        HttpHost.Exchange streamed = host.call(echo.replace("echo", "slow"), Json.object().put("ms", 300));
-        String eventId = streamed.body().lines().filter(line -> line.startsWith("id:")).map(line -> line.substring(3).trim())
-                .findFirst().orElseThrow(() -> new AssertionError("no event id in " + streamed.body()));
+        ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", 9).put("method", "tools/call");
+        body.putObject("params").put("name", echo.replace("echo", "ask")).putObject("arguments").put("kind", "elicitation");
+        HttpResponse<java.io.InputStream> first = host.client().send(host.builder(body, "tools/call").build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        String primingId = null;
+        String askedId = null;
+        try (java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(first.body(),
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            for (String line = lines.readLine(); line != null && askedId == null; line = lines.readLine()) {
+                if (line.startsWith("id:")) {
+                    if (primingId == null) {
+                        primingId = line.substring(3).trim();
+                    } else {
+                        askedId = line.substring(3).trim();
+                    }
+                }
+            }
+        }
+        // the host went away right after the elicitation request reached it; it resumes from the priming event
+        assertThat(askedId).as("the elicitation request's event id").isNotNull();
 
-        HttpResponse<String> resumed = host.raw(HttpRequest.newBuilder(replicas.get(1).mcpUri())
+        HttpResponse<java.io.InputStream> resumed = host.client().send(HttpRequest.newBuilder(replicas.get(1).mcpUri())
                 .header("Accept", "text/event-stream").header("Mcp-Session-Id", host.sessionId())
-                .header("Last-Event-ID", eventId).timeout(Duration.ofSeconds(60)).GET().build());
+                .header("Last-Event-ID", primingId).timeout(Duration.ofSeconds(60)).GET().build(),
+                HttpResponse.BodyHandlers.ofInputStream());
 
-        assertThat(resumed.statusCode()).isEqualTo(400);
-        assertThat(resumed.body()).contains("names no stream this session can resume");
+        assertThat(resumed.statusCode()).isEqualTo(200);
+        List<String> ids = new ArrayList<>();
+        JsonNode answer = null;
+        HttpHost third = sameSessionOn(host, replicas.get(2).mcpUri());
+        try (java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(resumed.body(),
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            for (String line = lines.readLine(); line != null && answer == null; line = lines.readLine()) {
+                if (line.startsWith("id:")) {
+                    ids.add(line.substring(3).trim());
+                } else if (line.startsWith("data:") && !line.substring(5).isBlank()) {
+                    JsonNode message = Json.parse(line.substring(5).trim());
+                    if (message.has("method") && message.has("id")) {
+                        ObjectNode reply = Json.object().put("jsonrpc", "2.0").set("id", message.get("id"));
+                        reply.putObject("result").put("action", "accept").putObject("content").put("name", "Grace");
+                        assertThat(third.send(reply, null).status()).isEqualTo(202);
+                    } else if (message.has("id")) {
+                        answer = message;
+                    }
+                }
+            }
+        }
+        assertThat(ids.getFirst()).as("the missed event, replayed with the id it was sent with").isEqualTo(askedId);
+        assertThat(answer).as("the answer, carried from the replica that runs the call").isNotNull();
+        assertThat(answer.path("id").asInt()).isEqualTo(9);
+        assertThat(answer.path("result").path("content").path(0).path("text").asString()).contains("Grace");
     }
 
     @Test
@@ -397,6 +460,162 @@ class ClusterTest {
         assertThat(third.request("resources/unsubscribe", Json.object().put("uri", uri)).reply().has("result")).isTrue();
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> upstream.subscriptions().values().stream()
                 .noneMatch(uris -> uris.contains(uri)));
+    }
+
+    /** How long the in-flight calls of the kill take on their upstream: the kill comes while all run. */
+    private static final int IN_FLIGHT_MS = 8_123;
+    private static final int EARLY_MS = 321;
+
+    @Test
+    @Order(11)
+    void aReplicaKilledMidCallLeavesEveryHostRequestAnsweredOnceAndNoGuardedCallRunTwice() throws Exception {
+        ServeProcess victim = replicas.get(2);
+        HttpClient client = HttpClient.newHttpClient();
+        int guardedBefore = guarded.executions("slow");
+
+        // answered on the victim after its host left: the answer is kept, so it is replayed later, never run again
+        String early = newSession();
+        ObjectNode earlyBody = call("answered-before-kill", "fake__slow", EARLY_MS);
+        HttpResponse<java.io.InputStream> earlyResponse = client.send(HttpRequest.newBuilder(victim.mcpUri())
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("Mcp-Session-Id", early).header("MCP-Protocol-Version", "2025-11-25")
+                .POST(HttpRequest.BodyPublishers.ofString(Json.write(earlyBody))).build(), HttpResponse.BodyHandlers.ofInputStream());
+        String earlyId;
+        try (java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(earlyResponse.body(),
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            earlyId = lines.readLine().substring(3).trim();
+        }
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> answerKept("answered-before-kill"));
+
+        // in flight when the victim dies: legacy hosts posting to each replica (two calls each), modern hosts via the balancer
+        List<ResumingCall> legacyCalls = new ArrayList<>();
+        List<String> legacyTools = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            String session = newSession();
+            URI replica = replicas.get(i % 3).mcpUri();
+            for (String tool : List.of("fake__slow", "danger__slow")) {
+                legacyCalls.add(ResumingCall.start(client, session, replica, mcp, call("legacy-" + i + "-" + tool, tool, IN_FLIGHT_MS)));
+                legacyTools.add(tool);
+            }
+        }
+        List<CompletableFuture<HttpHost.Exchange>> modernCalls = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            String tool = i % 2 == 0 ? "fake__slow" : "danger__slow";
+            modernCalls.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return HttpHost.modern(mcp).call(tool, Json.object().put("ms", IN_FLIGHT_MS));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, task -> Thread.ofVirtual().start(task)));
+        }
+        for (ResumingCall call : legacyCalls) {
+            assertThat(call.streaming.get(60, TimeUnit.SECONDS)).as("the call streams: " + call.failures).isNotNull();
+        }
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
+                callsOf(upstream, IN_FLIGHT_MS) == 6 + 3 && callsOf(guarded, IN_FLIGHT_MS) == 6 + 3);
+
+        ObjectNode heldOnVictim = heldRetry(victim.mcpUri());
+
+        victim.process().destroyForcibly();
+        assertThat(victim.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        long retriedAt = System.nanoTime();
+        HttpHost.Exchange heldRetry = HttpHost.modern(replicas.get(0).mcpUri()).send(heldOnVictim, "tools/call");
+        long retryMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - retriedAt);
+        assertThat(heldRetry.errorCode()).as(heldRetry.body()).isEqualTo(-32602);
+        assertThat(heldRetry.reply().path("error").path("message").asString()).contains("is gone").contains("without requestState");
+        assertThat(retryMillis).as("the held call's holder is gone: told at once").isLessThan(10_000);
+
+        ResumingCall resumedEarly = ResumingCall.resumeFrom(client, early, mcp, earlyId);
+        for (ResumingCall call : legacyCalls) {
+            call.done.get(3, TimeUnit.MINUTES);
+        }
+        resumedEarly.done.get(3, TimeUnit.MINUTES);
+        int reissued = 0;
+        int lost = 0;
+        for (int i = 0; i < legacyCalls.size(); i++) {
+            ResumingCall call = legacyCalls.get(i);
+            String what = legacyTools.get(i) + " posted to replica " + (i / 2 % 3 + 1);
+            assertThat(call.failures).as(what).isEmpty();
+            assertThat(call.answers).as(what + ": exactly one answer").hasSize(1);
+            JsonNode answer = call.answers.getFirst();
+            boolean onVictim = i / 2 % 3 == 2;
+            if (!onVictim || legacyTools.get(i).equals("fake__slow")) {
+                assertThat(answer.path("result").path("content").path(0).path("text").asString()).as(what)
+                        .isEqualTo("slept " + IN_FLIGHT_MS + " ms");
+                reissued += onVictim ? 1 : 0;
+            } else {
+                assertThat(answer.path("error").path("code").asInt()).as(what + ": " + answer).isEqualTo(-32003);
+                assertThat(answer.path("error").path("message").asString()).contains("stopped");
+                lost++;
+            }
+            assertThat(call.resumes > 0).as(what + " resumed").isEqualTo(onVictim);
+        }
+        assertThat(reissued).as("read-only calls on the killed replica, run again").isEqualTo(2);
+        assertThat(lost).as("guarded calls on the killed replica, answered with the stream-lost error").isEqualTo(2);
+        assertThat(resumedEarly.failures).isEmpty();
+        assertThat(resumedEarly.answers).hasSize(1);
+        assertThat(resumedEarly.answers.getFirst().path("result").path("content").path(0).path("text").asString())
+                .isEqualTo("slept " + EARLY_MS + " ms");
+        int modernAnswered = 0;
+        int modernRefusedByBalancer = 0;
+        for (CompletableFuture<HttpHost.Exchange> modern : modernCalls) {
+            HttpHost.Exchange exchange = modern.get(3, TimeUnit.MINUTES);
+            if (exchange.status() == 200) {
+                assertThat(exchange.text()).isEqualTo("slept " + IN_FLIGHT_MS + " ms");
+                modernAnswered++;
+            } else {
+                // the replica died under it before it answered: the balancer says so, the host decides
+                assertThat(exchange.status()).as(exchange.body()).isEqualTo(502);
+                modernRefusedByBalancer++;
+            }
+        }
+        assertThat(modernAnswered + modernRefusedByBalancer).isEqualTo(6);
+        assertThat(modernRefusedByBalancer).as("modern calls the killed replica had").isPositive();
+
+        // counted on the upstreams: each read-only call on the killed replica ran twice, nothing else did
+        int runTwice = reissued;
+        assertThat(callsOf(upstream, IN_FLIGHT_MS)).as("read-only calls received").isEqualTo(9 + runTwice);
+        assertThat(callsOf(upstream, EARLY_MS)).as("the call answered before the kill").isEqualTo(1);
+        assertThat(callsOf(guarded, IN_FLIGHT_MS)).as("guarded calls received").isEqualTo(9);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
+                .until(() -> guarded.executions("slow") == guardedBefore + 9);
+        org.awaitility.Awaitility.await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() ->
+                guarded.executions("slow") == guardedBefore + 9 && callsOf(upstream, IN_FLIGHT_MS) == 9 + runTwice
+                        && callsOf(guarded, IN_FLIGHT_MS) == 9);
+    }
+
+    /** A legacy session initialized through the balancer. */
+    private static String newSession() throws Exception {
+        HttpHost host = HttpHost.legacy(mcp);
+        host.initialize();
+        host.send(Json.object().put("jsonrpc", "2.0").put("method", "notifications/initialized"), null);
+        return host.sessionId();
+    }
+
+    private static ObjectNode call(String id, String tool, int ms) {
+        ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", id).put("method", "tools/call");
+        body.putObject("params").put("name", tool).putObject("arguments").put("ms", ms);
+        return body;
+    }
+
+    /** The {@code slow} calls of {@code ms} milliseconds the upstream received. */
+    private static int callsOf(LegacyHttpUpstream on, int ms) {
+        return (int) on.requests().stream().filter(request -> "tools/call".equals(request.rpcMethod())
+                && request.body().contains("\"slow\"") && request.body().contains("\"ms\":" + ms)).count();
+    }
+
+    /** Whether some stream in Redis holds the answer to host request {@code id}. */
+    private static boolean answerKept(String id) {
+        for (String key : inspect.keys("mcpx:stream:*")) {
+            for (var entry : inspect.xrange(key, (redis.clients.jedis.StreamEntryID) null, null)) {
+                if ("a".equals(entry.getFields().get("k")) && entry.getFields().get("d").contains(id)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static String awaitLine(BlockingQueue<String> lines, String containing) throws InterruptedException {

@@ -29,7 +29,11 @@ final class HaProxy implements AutoCloseable {
         Thread.ofVirtual().name("haproxy-output").start(this::drain);
     }
 
-    /** HTTP, round robin over {@code servers} (HOST:PORT), no affinity of any kind. */
+    /**
+     * HTTP, round robin over {@code servers} (HOST:PORT), no affinity of any kind. A server that
+     * refuses a TCP connection (a replica that died) is taken out at its next check (every
+     * 500 ms); meanwhile a request refused by it goes to the next one.
+     */
     static HaProxy roundRobin(Path dir, List<String> servers) throws Exception {
         StringBuilder config = new StringBuilder(DEFAULTS.formatted("http") + """
                 frontend mcp
@@ -37,6 +41,9 @@ final class HaProxy implements AutoCloseable {
                   default_backend replicas
                 backend replicas
                   balance roundrobin
+                  retries 3
+                  option redispatch 1
+                  default-server check inter 500ms fall 1 rise 1
                 """);
         for (int i = 0; i < servers.size(); i++) {
             config.append("  server replica").append(i + 1).append(' ').append(servers.get(i)).append('\n');

@@ -60,7 +60,9 @@ public final class HttpFront implements AutoCloseable {
                     + "mcpx.auth.resource (the URL hosts reach /mcp at) is required");
         }
         FrontLimits limits = gateway.frontLimits();
-        sessions = new LegacySessions(IDLE_LIMIT, limits, sse, replayCounters, replication.sessions(), gateway.hostRequests());
+        gateway.hostRequests().relayHeldCalls(replication.heldCalls());
+        sessions = new LegacySessions(IDLE_LIMIT, limits, sse, replayCounters, replication.sessions(), replication.streams(),
+                gateway.hostRequests());
         server = new Server(new VirtualThreadPool(MAX_CONCURRENT_EXCHANGES));
         HttpConfiguration http = new HttpConfiguration();
         http.setRequestHeaderSize(limits.maxHeaderBytes());
@@ -78,7 +80,7 @@ public final class HttpFront implements AutoCloseable {
         connector.setAcceptQueueSize(ACCEPT_QUEUE);
         server.addConnector(connector);
         McpEndpoint mcp = new McpEndpoint(gateway.hostRequests(), sessions, listeners, keepAlive, sse,
-                replayCounters, limits.maxMessageBytes(), replication.hostMessages());
+                replayCounters, limits.maxMessageBytes(), replication.hostMessages(), replication.streams());
         Telemetry telemetry = gateway.telemetry();
         telemetry.front("tcp");
         telemetry.count("mcpx_sse_resumptions", "Legacy SSE streams resumed with Last-Event-ID",

@@ -34,6 +34,7 @@ final class LegacySessions {
     private final SseSettings sse;
     private final ReplayCounters counters;
     private final HostSessionStore store;
+    private final SharedStreams shared;
     /** Front-wide, so an event id names one stream of one session. */
     private final AtomicLong streamNumbers = new AtomicLong();
     private final HostRequests requests;
@@ -41,12 +42,13 @@ final class LegacySessions {
 
     /** {@code requests}: the gateway the sessions' hosts are served, each as its session's profile shows it. */
     LegacySessions(Duration idleLimit, FrontLimits limits, SseSettings sse, ReplayCounters counters,
-                   HostSessionStore store, HostRequests requests) {
+                   HostSessionStore store, SharedStreams shared, HostRequests requests) {
         this.idleLimit = idleLimit;
         this.limits = limits;
         this.sse = sse;
         this.counters = counters;
         this.store = store;
+        this.shared = shared;
         this.requests = requests;
         store.onRemovedElsewhere(this::drop);
     }
@@ -80,7 +82,7 @@ final class LegacySessions {
             }
         };
         LegacySession session = new LegacySession(id, version, profile, limits.callLimit(),
-                new ReplayStore(streamNumbers, sse, counters), requests.forProfile(profile), replicas);
+                new ReplayStore(streamNumbers, sse, counters, id, shared), requests.forProfile(profile), replicas);
         session.host.declared(capabilities);
         return session;
     }

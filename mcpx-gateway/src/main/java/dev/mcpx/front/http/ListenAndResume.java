@@ -1,5 +1,6 @@
 package dev.mcpx.front.http;
 
+import dev.mcpx.front.HostRequests;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.JsonRpcError;
 import java.io.IOException;
@@ -11,24 +12,28 @@ import org.eclipse.jetty.util.Callback;
  * A legacy session's GET: without {@code Last-Event-ID} it opens the session's listen stream
  * (replacing the previous one); with it, it resumes the one stream that id belongs to. An id
  * this session cannot resume (malformed, another session's, dropped or evicted) is 400 with a
- * JSON-RPC error saying why, never 404, which a host would take for a lost session.
+ * JSON-RPC error saying why, never 404, which a host would take for a lost session. A stream
+ * another replica sent is resumed from what it kept ({@link StreamTakeover}).
  */
 final class ListenAndResume {
 
     private final SseSettings settings;
     private final ReplayCounters counters;
     private final Duration keepAlive;
+    private final StreamTakeover elsewhere;
 
-    ListenAndResume(SseSettings settings, ReplayCounters counters, Duration keepAlive) {
+    ListenAndResume(SseSettings settings, ReplayCounters counters, Duration keepAlive, SharedStreams shared) {
         this.settings = settings;
         this.counters = counters;
         this.keepAlive = keepAlive;
+        this.elsewhere = new StreamTakeover(shared, settings, counters, keepAlive);
     }
 
-    void serve(LegacySession session, String lastEventId, Response response, Callback callback)
+    /** {@code requests}: the session's profile's, for a call this replica takes over. */
+    void serve(LegacySession session, HostRequests requests, String lastEventId, Response response, Callback callback)
             throws InterruptedException {
         if (lastEventId != null) {
-            resume(session, lastEventId.strip(), response, callback);
+            resume(session, requests, lastEventId.strip(), response, callback);
             return;
         }
         SseStream stream = SseStream.resumable(session.replay, settings, response, keepAlive);
@@ -42,8 +47,8 @@ final class ListenAndResume {
         end(stream.origin(), callback);
     }
 
-    private void resume(LegacySession session, String lastEventId, Response response, Callback callback)
-            throws InterruptedException {
+    private void resume(LegacySession session, HostRequests requests, String lastEventId, Response response,
+                        Callback callback) throws InterruptedException {
         SseConnection resumed = null;
         String refusal;
         switch (session.replay.find(lastEventId)) {
@@ -52,6 +57,13 @@ final class ListenAndResume {
                 refusal = "Last-Event-ID " + lastEventId + " cannot be resumed: events after it were just dropped";
             }
             case ReplayStore.Resume.Refused refused -> refusal = refused.reason();
+            case ReplayStore.Resume.NotHere notHere -> {
+                if (elsewhere.resume(session, requests, notHere.stream(), notHere.afterSeq(), lastEventId, response,
+                        callback)) {
+                    return;
+                }
+                refusal = notHere.reason();
+            }
         }
         if (resumed == null) {
             counters.refusedResumptions.incrementAndGet();

@@ -60,13 +60,13 @@ final class McpEndpoint {
 
     /** {@code relay}: where a host's message about a call this replica does not run goes, and comes from. */
     McpEndpoint(HostRequests requests, LegacySessions sessions, ModernListeners listeners, Duration keepAlive,
-                SseSettings sse, ReplayCounters counters, int maxBody, HostMessageRelay relay) {
+                SseSettings sse, ReplayCounters counters, int maxBody, HostMessageRelay relay, SharedStreams shared) {
         this.requests = requests;
         this.sessions = sessions;
         this.listeners = listeners;
         this.keepAlive = keepAlive;
         this.sse = sse;
-        this.listenAndResume = new ListenAndResume(sse, counters, keepAlive);
+        this.listenAndResume = new ListenAndResume(sse, counters, keepAlive, shared);
         this.maxBody = maxBody;
         this.relay = relay;
         sessions.onTakenUp(McpEndpoint::takeUp);
@@ -305,6 +305,9 @@ final class McpEndpoint {
         SseStream stream = session == null
                 ? SseStream.deferred(response, keepAlive, () -> cancellation.cancel("host disconnected"))
                 : SseStream.resumableCall(session.replay, sse, response, keepAlive);
+        if (session != null) {
+            stream.running(codec.encode(hostRequest));
+        }
         JsonRpcMessage hostResult = host.take(hostRequest, era, cancellation).answer(stream::send);
         // a call the host cancelled gets no response (MCP cancellation rules)
         if (hostResult != null) {
@@ -345,7 +348,7 @@ final class McpEndpoint {
             Replies.error(response, callback, 404, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Session not found: " + sessionId));
             return;
         }
-        listenAndResume.serve(session, request.getHeaders().get("Last-Event-ID"), response, callback);
+        listenAndResume.serve(session, requests, request.getHeaders().get("Last-Event-ID"), response, callback);
     }
 
     void delete(org.eclipse.jetty.server.Request request, Response response, Callback callback) {

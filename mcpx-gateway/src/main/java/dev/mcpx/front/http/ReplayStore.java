@@ -25,23 +25,35 @@ final class ReplayStore {
 
         record Refused(String reason) implements Resume {
         }
+
+        /** A well-formed id of a stream this replica does not keep: another replica may. */
+        record NotHere(String stream, long afterSeq, String reason) implements Resume {
+        }
     }
 
     private final AtomicLong streamNumbers;
     private final SseSettings settings;
     private final ReplayCounters counters;
-    private final Map<Long, StreamLog> logs = new HashMap<>();
+    private final Map<String, StreamLog> logs = new HashMap<>();
     private final ArrayDeque<StreamLog.Event> oldestFirst = new ArrayDeque<>();
     private long bytes;
 
-    ReplayStore(AtomicLong streamNumbers, SseSettings settings, ReplayCounters counters) {
+    /** The session's id, for {@link #shared}. */
+    final String sessionId;
+    /** Where the session's events go besides this store (nowhere alone); written by {@link SseStream}. */
+    final SharedStreams shared;
+
+    ReplayStore(AtomicLong streamNumbers, SseSettings settings, ReplayCounters counters, String sessionId,
+                SharedStreams shared) {
         this.streamNumbers = streamNumbers;
         this.settings = settings;
         this.counters = counters;
+        this.sessionId = sessionId;
+        this.shared = shared;
     }
 
     synchronized StreamLog open(SseStream owner) {
-        StreamLog log = new StreamLog(streamNumbers.incrementAndGet(), owner);
+        StreamLog log = new StreamLog(shared.streamPrefix() + streamNumbers.incrementAndGet(), owner);
         logs.put(log.id, log);
         return log;
     }
@@ -74,12 +86,15 @@ final class ReplayStore {
         counters.evictedEvents.incrementAndGet();
     }
 
-    synchronized void complete(StreamLog log, boolean carriesResponse) {
-        if (!log.complete) {
-            log.complete = true;
-            log.carriesResponse = carriesResponse;
-            log.completedAtNanos = System.nanoTime();
+    /** Marks the stream complete; false when it was already. */
+    synchronized boolean complete(StreamLog log, boolean carriesResponse) {
+        if (log.complete) {
+            return false;
         }
+        log.complete = true;
+        log.carriesResponse = carriesResponse;
+        log.completedAtNanos = System.nanoTime();
+        return true;
     }
 
     /** The answer was written: from now on the stream only lingers in case the write went nowhere. */
@@ -90,6 +105,8 @@ final class ReplayStore {
 
     /** The stream's events are no longer needed (answered as plain JSON, expired). */
     synchronized void drop(StreamLog log) {
+        // nothing more goes on it, and its end is nobody's news
+        log.complete = true;
         if (logs.remove(log.id, log)) {
             for (StreamLog.Event event : log.events) {
                 bytes -= event.bytes();
@@ -102,19 +119,22 @@ final class ReplayStore {
     }
 
     synchronized Resume find(String lastEventId) {
-        int dash = lastEventId.indexOf('-');
-        long stream;
+        int dash = lastEventId.lastIndexOf('-');
+        String stream = lastEventId.substring(0, Math.max(dash, 0));
         long seq;
         try {
-            stream = Long.parseLong(lastEventId.substring(0, Math.max(dash, 0)));
             seq = Long.parseLong(lastEventId.substring(dash + 1));
         } catch (NumberFormatException e) {
+            seq = -1;
+        }
+        if (stream.isEmpty() || seq < 0) {
             return new Resume.Refused("Last-Event-ID " + lastEventId + " is not an event id mcpx sent");
         }
         StreamLog log = logs.get(stream);
-        if (log == null || seq < 0 || seq >= log.nextSeq) {
-            return new Resume.Refused("Last-Event-ID " + lastEventId + " names no stream this session can resume:"
-                    + " it belongs to another session, or its stream completed and was dropped");
+        if (log == null || seq >= log.nextSeq) {
+            String reason = "Last-Event-ID " + lastEventId + " names no stream this session can resume:"
+                    + " it belongs to another session, or its stream completed and was dropped";
+            return log == null ? new Resume.NotHere(stream, seq, reason) : new Resume.Refused(reason);
         }
         if (seq + 1 < log.firstKept) {
             return new Resume.Refused("Last-Event-ID " + lastEventId + " cannot be resumed: events after it were"

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Response;
 
@@ -33,7 +34,7 @@ final class SseConnection {
 
     private final Response response;
     private final Consumer<SseConnection> onBroken;
-    private final String prologue;
+    private final Supplier<String> prologue;
     private final String[] extraHeaders;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition ended = lock.newCondition();
@@ -44,10 +45,11 @@ final class SseConnection {
     private ScheduledFuture<?> keepAlive;
 
     /**
-     * @param prologue written first when the response turns into SSE (a priming event, a
+     * @param prologue gives what is written first when the response turns into SSE (a priming event, a
      *                 {@code retry:}), or null
      */
-    private SseConnection(Response response, Consumer<SseConnection> onBroken, String prologue, String[] extraHeaders) {
+    private SseConnection(Response response, Consumer<SseConnection> onBroken, Supplier<String> prologue,
+                          String[] extraHeaders) {
         this.response = response;
         this.onBroken = onBroken;
         this.prologue = prologue;
@@ -57,7 +59,8 @@ final class SseConnection {
     /** Starts SSE now: headers and the prologue (or an opening comment) go out at once. */
     static SseConnection open(Response response, Duration keepAlive, Consumer<SseConnection> onBroken, String prologue,
                               String... extraHeaders) {
-        SseConnection connection = new SseConnection(response, onBroken, prologue, extraHeaders);
+        SseConnection connection = new SseConnection(response, onBroken, prologue == null ? null : () -> prologue,
+                extraHeaders);
         connection.write(prologue == null ? ": stream open\n\n" : "", false);
         connection.startKeepAlive(keepAlive, keepAlive);
         return connection;
@@ -65,10 +68,11 @@ final class SseConnection {
 
     /**
      * Becomes SSE only when something is written or, failing that, after {@code firstKeepAlive};
-     * an answer that comes first can go out as plain JSON ({@link #json}).
+     * an answer that comes first can go out as plain JSON ({@link #json}). {@code prologue} (may
+     * be null) is asked only then, so what it costs is paid by streamed answers only.
      */
     static SseConnection deferred(Response response, Duration firstKeepAlive, Duration keepAlive,
-                                  Consumer<SseConnection> onBroken, String prologue, String... extraHeaders) {
+                                  Consumer<SseConnection> onBroken, Supplier<String> prologue, String... extraHeaders) {
         SseConnection connection = new SseConnection(response, onBroken, prologue, extraHeaders);
         connection.startKeepAlive(firstKeepAlive, keepAlive);
         return connection;
@@ -139,6 +143,16 @@ final class SseConnection {
         }
     }
 
+    /** Whether anything went out yet: once it has, the answer cannot be plain JSON. */
+    boolean isCommitted() {
+        lock.lock();
+        try {
+            return committed || broken || finished;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Ends the response; true when it ended cleanly (everything written reached the socket). */
     boolean finish() {
         return write("", true);
@@ -189,8 +203,9 @@ final class SseConnection {
                     response.getHeaders().put("Cache-Control", "no-cache");
                     response.getHeaders().put("X-Accel-Buffering", "no");
                     headers();
-                    if (prologue != null) {
-                        text = prologue + text;
+                    String first = prologue == null ? null : prologue.get();
+                    if (first != null) {
+                        text = first + text;
                     }
                 }
                 Content.Sink.write(response, last, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));

@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.jetty.server.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One stream of messages to a host: a call's progress, requests and answer, or a listen stream's
@@ -13,13 +15,14 @@ import org.eclipse.jetty.server.Response;
  *
  * <p>A modern stream lives and dies with its HTTP response. A legacy (resumable) stream outlives
  * it: every event gets an id ({@code <stream>-<seq>}) and is kept in the session's
- * {@link ReplayStore}; when the host's connection breaks the stream goes on detached (the call
+ * {@link ReplayStore} (and, in a cluster, first in the {@link SharedStreams}); when the host's connection breaks the stream goes on detached (the call
  * keeps running, disconnection is not cancellation), and a GET with {@code Last-Event-ID}
  * ({@link #resume}) replays what was missed and carries the rest.
  */
 final class SseStream {
 
     private static final JsonRpcCodec CODEC = new JsonRpcCodec();
+    private static final Logger LOG = LoggerFactory.getLogger(SseStream.class);
 
     private final ReplayStore store;
     private final StreamLog log;
@@ -29,6 +32,8 @@ final class SseStream {
     private final ReentrantLock lock = new ReentrantLock();
     /** The connection events go to now; null while the host is away. Guarded by {@link #lock}. */
     private SseConnection attached;
+    /** The host's request this call stream answers (null: a listen stream, or not said yet). */
+    private volatile String runningRequest;
 
     private SseStream(ReplayStore store, SseSettings settings, Response response, Duration firstKeepAlive,
                       Duration keepAlive, Runnable onBroken, String[] extraHeaders) {
@@ -41,7 +46,11 @@ final class SseStream {
                     extraHeaders);
         } else {
             origin = SseConnection.deferred(response, firstKeepAlive, keepAlive,
-                    broken -> brokenConnection(broken, onBroken), prologue, extraHeaders);
+                    broken -> brokenConnection(broken, onBroken), prologue == null ? null : () -> {
+                        // the host can resume from here on: the call it resumes must be known to every replica first
+                        shareRunning();
+                        return prologue;
+                    }, extraHeaders);
         }
         attached = origin;
     }
@@ -88,7 +97,7 @@ final class SseStream {
         }
     }
 
-    private static String event(String id, String data) {
+    static String event(String id, String data) {
         return (id == null ? "" : "id: " + id + "\n") + "event: message\ndata: " + data + "\n\n";
     }
 
@@ -108,6 +117,8 @@ final class SseStream {
             if (kept == null) {
                 return false;
             }
+            // kept for every replica before the host can see it: what it saw, another replica can resume after
+            share(() -> store.shared.append(store.sessionId, log.id, kept.seq(), data));
             if (attached != null) {
                 attached.write(event(kept.id(), data), false);
             }
@@ -137,6 +148,9 @@ final class SseStream {
                 return;
             }
             StreamLog.Event kept = log.complete ? null : store.append(log, data);
+            if (kept != null) {
+                share(() -> store.shared.answered(store.sessionId, log.id, kept.seq(), data));
+            }
             store.complete(log, true);
             if (kept != null && attached != null) {
                 SseConnection to = attached;
@@ -159,7 +173,11 @@ final class SseStream {
         SseConnection to;
         lock.lock();
         try {
-            store.complete(log, false);
+            // a stream that sent nothing, for no call another replica may know of, ends here only
+            if (store.complete(log, false) && (runningRequest != null && origin.isCommitted() || log.nextSeq > 1)) {
+                long next = log.nextSeq;
+                share(() -> store.shared.ended(store.sessionId, log.id, next));
+            }
             to = attached;
             attached = null;
         } finally {
@@ -167,6 +185,28 @@ final class SseStream {
         }
         if (to != null) {
             to.finish();
+        }
+    }
+
+    /**
+     * This call stream's call, the host's {@code request} (JSON-RPC text), runs here until
+     * answered: once the stream turns into SSE (a host can resume it only then), every replica
+     * knows, so one the host resumes on after this one died can take it over. A call answered
+     * as plain JSON costs the shared streams nothing.
+     */
+    void running(String request) {
+        runningRequest = request;
+        if (origin.isCommitted()) {
+            shareRunning();
+        }
+    }
+
+    /** Writes to the shared streams; a failure leaves the stream resumable here only. */
+    static void share(Runnable write) {
+        try {
+            write.run();
+        } catch (SessionStoreException e) {
+            LOG.warn("legacy stream: not kept for the other replicas: {}", e.getMessage());
         }
     }
 
@@ -207,6 +247,13 @@ final class SseStream {
             return resumed;
         } finally {
             lock.unlock();
+        }
+    }
+
+    private void shareRunning() {
+        String request = runningRequest;
+        if (request != null) {
+            share(() -> store.shared.started(store.sessionId, log.id, request));
         }
     }
 

@@ -3,9 +3,10 @@ package dev.mcpx.front.http;
 import java.util.ArrayDeque;
 
 /**
- * The kept events of one legacy SSE stream. Event ids are {@code <stream>-<seq>}: stream numbers
- * are unique across the front, so an id names its stream and no other session's; seq 0 is the
- * priming event, which carries no data and is not kept. Guarded by its {@link ReplayStore}.
+ * The kept events of one legacy SSE stream. Event ids are {@code <stream>-<seq>}: stream ids
+ * are unique across the front (and, in a cluster, across replicas: {@link SharedStreams#streamPrefix}),
+ * so an id names its stream and no other session's; seq 0 is the priming event, which carries no
+ * data and is not kept. Guarded by its {@link ReplayStore}.
  */
 final class StreamLog {
 
@@ -16,7 +17,7 @@ final class StreamLog {
         }
     }
 
-    final long id;
+    final String id;
     final SseStream owner;
     final ArrayDeque<Event> events = new ArrayDeque<>();
     long nextSeq = 1;
@@ -28,7 +29,7 @@ final class StreamLog {
     boolean delivered;
     long completedAtNanos;
 
-    StreamLog(long id, SseStream owner) {
+    StreamLog(String id, SseStream owner) {
         this.id = id;
         this.owner = owner;
     }
