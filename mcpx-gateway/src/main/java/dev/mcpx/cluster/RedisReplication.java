@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -34,14 +35,10 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.ConnectionPoolConfig;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.util.JedisURIHelper;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -102,6 +99,8 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
     private final CompletableFuture<Void> subscribed = new CompletableFuture<>();
     private final RedisHeldCalls heldCalls;
     private volatile boolean closed;
+    /** Ends the heartbeat's wait: an interrupt could land in its Redis call and return the pooled connection with an unread reply. */
+    private final CountDownLatch stopBeating = new CountDownLatch(1);
 
     private RedisReplication(RedisClient redis, String replica, Duration expiry) {
         this.redis = redis;
@@ -119,24 +118,8 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
      * at once ({@link SessionStoreException}) when Redis does not answer a PING.
      */
     public static RedisReplication connect(URI uri, String replica, Duration expiry) {
-        if (!JedisURIHelper.isValid(uri)) {
-            throw new IllegalArgumentException("mcpx.cluster.redis must be redis://HOST:PORT or rediss://HOST:PORT, not " + uri);
-        }
-        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis(5_000).socketTimeoutMillis(5_000)
-                .clientName("mcpx-" + replica.replaceAll("[^A-Za-z0-9_.-]", "_"))
-                .user(JedisURIHelper.getUser(uri)).password(JedisURIHelper.getPassword(uri))
-                .ssl(JedisURIHelper.isRedisSSLScheme(uri));
-        if (JedisURIHelper.hasDbIndex(uri)) {
-            config.database(JedisURIHelper.getDBIndex(uri));
-        }
-        ConnectionPoolConfig pool = new ConnectionPoolConfig();
         // every host request may need a connection at once; one that cannot get one within 5 s is answered 503
-        pool.setMaxTotal(64);
-        pool.setMaxIdle(64);
-        pool.setMaxWait(Duration.ofSeconds(5));
-        RedisClient redis = RedisClient.builder().hostAndPort(JedisURIHelper.getHostAndPort(uri))
-                .clientConfig(config.build()).poolConfig(pool).build();
+        RedisClient redis = RedisConnections.open(uri, "mcpx-" + replica, 64);
         RedisReplication replication = new RedisReplication(redis, replica, expiry);
         replication.call("PING", redis::ping);
         replication.announce();
@@ -180,7 +163,9 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
     private void beat() {
         while (!closed) {
             try {
-                Thread.sleep(HEARTBEAT);
+                if (stopBeating.await(HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return;
+                }
                 announce();
             } catch (InterruptedException e) {
                 return;
@@ -412,7 +397,13 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
             LOG.debug("cluster: unsubscribing: {}", e.getMessage());
         }
         subscriber.interrupt();
-        heartbeat.interrupt();
+        stopBeating.countDown();
+        try {
+            // a beat under way finishes its one call (bounded by the pool's socket timeout) before the connections close
+            heartbeat.join(HEARTBEAT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         heldCalls.close();
         try {
             redis.zrem(REPLICAS, replica);

@@ -16,12 +16,9 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.ConnectionPoolConfig;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.SetParams;
-import redis.clients.jedis.util.JedisURIHelper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -58,23 +55,8 @@ public final class RedisTokenStore implements TokenStore, AutoCloseable {
      * fails at once ({@link SessionStoreException}) when Redis does not answer a PING.
      */
     public static RedisTokenStore connect(URI uri, List<String> secretKeys, String replica) {
-        if (!JedisURIHelper.isValid(uri)) {
-            throw new IllegalArgumentException("mcpx.cluster.redis must be redis://HOST:PORT or rediss://HOST:PORT, not " + uri);
-        }
-        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis(5_000).socketTimeoutMillis(5_000)
-                .clientName("mcpx-secrets-" + replica.replaceAll("[^A-Za-z0-9_.-]", "_"))
-                .user(JedisURIHelper.getUser(uri)).password(JedisURIHelper.getPassword(uri))
-                .ssl(JedisURIHelper.isRedisSSLScheme(uri));
-        if (JedisURIHelper.hasDbIndex(uri)) {
-            config.database(JedisURIHelper.getDBIndex(uri));
-        }
-        ConnectionPoolConfig pool = new ConnectionPoolConfig();
         // tokens are read once per upstream connection and on a refusal: a few connections suffice
-        pool.setMaxTotal(8);
-        pool.setMaxWait(Duration.ofSeconds(5));
-        RedisClient redis = RedisClient.builder().hostAndPort(JedisURIHelper.getHostAndPort(uri))
-                .clientConfig(config.build()).poolConfig(pool).build();
+        RedisClient redis = RedisConnections.open(uri, "mcpx-secrets-" + replica, 8);
         RedisTokenStore store = new RedisTokenStore(redis, SecretKeys.of(secretKeys));
         try {
             store.checkKeys();
