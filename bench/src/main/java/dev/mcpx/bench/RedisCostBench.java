@@ -3,13 +3,13 @@ package dev.mcpx.bench;
 import dev.mcpx.client.McpClient;
 import dev.mcpx.client.RequestOptions;
 import dev.mcpx.protocol.Json;
-import java.io.IOException;
-import java.net.ServerSocket;
+import dev.mcpx.testkit.cluster.RedisServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import redis.clients.jedis.Jedis;
@@ -42,15 +42,13 @@ final class RedisCostBench {
     }
 
     static Cost run(BenchEnv env, int sessions, int calls) throws Exception {
-        int port = freePort();
-        try (ChildProcess redis = ChildProcess.start("redis-cost", List.of("redis-server", "--port", Integer.toString(port),
-                     "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"), Map.of(), env.logDir(),
-                     line -> line.contains("Ready to accept connections") ? Optional.of("ready") : Optional.empty());
+        Path dir = Files.createDirectories(env.logDir().resolve("redis-cost"));
+        // redis-server cannot take port 0 and say which it got: it listens on a unix socket, behind a relay that can
+        try (RedisServer redis = RedisServer.start(dir);
              FastUpstream upstream = FastUpstream.start(FastUpstream.Era.LEGACY, 2)) {
-            redis.awaitListening(Duration.ofSeconds(30));
             var config = new GatewayConfigFile().http("fast", upstream.url()).write(env.logDir(), "redis-cost.json");
-            Map<String, String> clustered = Map.of("MCPX_REDIS_URL", "redis://127.0.0.1:" + port);
-            try (Jedis jedis = new Jedis("127.0.0.1", port);
+            Map<String, String> clustered = Map.of("MCPX_REDIS_URL", redis.uri().toString());
+            try (Jedis jedis = new Jedis(redis.uri().getHost(), redis.uri().getPort());
                  McpxGateway a = McpxGateway.start(env, "mcpx-redis-cost-a", config, clustered);
                  McpxGateway b = McpxGateway.start(env, "mcpx-redis-cost-b", config, clustered)) {
                 String version = section(jedis.info("server")).getOrDefault("redis_version", "?");
@@ -137,12 +135,5 @@ final class RedisCostBench {
             }
         }
         return fields;
-    }
-
-    /** redis-server cannot listen on port 0 and say which it got: a port the kernel just handed out and let go. */
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -7,6 +7,8 @@ import dev.mcpx.gateway.ServeProcess;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
 import dev.mcpx.testkit.legacy.RecordedRequest;
+import dev.mcpx.testkit.cluster.HaProxy;
+import dev.mcpx.testkit.cluster.RedisServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Files;

@@ -7,6 +7,8 @@ import dev.mcpx.front.http.HttpSecurity;
 import dev.mcpx.gateway.Gateway;
 import dev.mcpx.gateway.HttpHost;
 import dev.mcpx.gateway.TestGateways;
+import dev.mcpx.testkit.cluster.HaProxy;
+import dev.mcpx.testkit.cluster.RedisServer;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;

@@ -10,6 +10,8 @@ import dev.mcpx.front.http.SharedSession;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.router.LogLevel;
+import dev.mcpx.testkit.cluster.HaProxy;
+import dev.mcpx.testkit.cluster.RedisServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

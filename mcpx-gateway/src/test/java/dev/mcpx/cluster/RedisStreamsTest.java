@@ -3,6 +3,7 @@ package dev.mcpx.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcpx.front.http.SharedStreams;
+import dev.mcpx.testkit.cluster.RedisServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -10,6 +10,7 @@ import dev.mcpx.protocol.Json;
 import dev.mcpx.testkit.NodeTools;
 import dev.mcpx.testkit.OAuthServer;
 import dev.mcpx.testkit.modern.ModernHttpUpstream;
+import dev.mcpx.testkit.cluster.RedisServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.mcpx.cluster;
+package dev.mcpx.testkit.cluster;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeoutException;
  * HAProxy cannot bind port 0, so a small Perl launcher binds it, says which port it got and
  * hands the listening socket to HAProxy ({@code bind fd@N}).
  */
-final class HaProxy implements AutoCloseable {
+public final class HaProxy implements AutoCloseable {
 
     private final Process process;
     private final List<String> output = new ArrayList<>();
@@ -34,7 +34,7 @@ final class HaProxy implements AutoCloseable {
      * refuses a TCP connection (a replica that died) is taken out at its next check (every
      * 500 ms); meanwhile a request refused by it goes to the next one.
      */
-    static HaProxy roundRobin(Path dir, List<String> servers) throws Exception {
+    public static HaProxy roundRobin(Path dir, List<String> servers) throws Exception {
         StringBuilder config = new StringBuilder(DEFAULTS.formatted("http") + """
                 frontend mcp
                   bind "fd@${MCPX_LISTEN_FD}"
@@ -52,7 +52,7 @@ final class HaProxy implements AutoCloseable {
     }
 
     /** TCP to a unix socket: Redis listens on one (it cannot report an ephemeral port), Jedis speaks TCP only. */
-    static HaProxy tcpToUnixSocket(Path dir, Path socket) throws Exception {
+    public static HaProxy tcpToUnixSocket(Path dir, Path socket) throws Exception {
         return start(dir, "redis-relay", DEFAULTS.formatted("tcp") + """
                 frontend redis
                   bind "fd@${MCPX_LISTEN_FD}"
@@ -107,18 +107,18 @@ final class HaProxy implements AutoCloseable {
         port.completeExceptionally(new IllegalStateException("haproxy exited: " + output()));
     }
 
-    int port() {
+    public int port() {
         return port.join();
     }
 
     /** Dead already? Then its output says why. */
-    void assertAlive() {
+    public void assertAlive() {
         if (!process.isAlive()) {
             throw new IllegalStateException("haproxy exited: " + output());
         }
     }
 
-    String output() {
+    public String output() {
         synchronized (output) {
             return String.join("\n", output);
         }

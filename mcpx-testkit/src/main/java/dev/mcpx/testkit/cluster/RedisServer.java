@@ -1,4 +1,4 @@
-package dev.mcpx.cluster;
+package dev.mcpx.testkit.cluster;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -16,7 +16,7 @@ import java.util.concurrent.TimeoutException;
  * and no TCP port (Redis cannot pick an ephemeral one and say which), nothing saved to disk.
  * {@link #uri()} reaches it through a HAProxy TCP relay on a port the kernel chose.
  */
-final class RedisServer implements AutoCloseable {
+public final class RedisServer implements AutoCloseable {
 
     private final Process process;
     private final List<String> output = new ArrayList<>();
@@ -30,7 +30,7 @@ final class RedisServer implements AutoCloseable {
         Thread.ofVirtual().name("redis-output").start(this::drain);
     }
 
-    static RedisServer start(Path dir) throws Exception {
+    public static RedisServer start(Path dir) throws Exception {
         Path socket = dir.resolve("redis.sock");
         Process process = new ProcessBuilder("redis-server", "--port", "0", "--unixsocket", socket.toString(),
                 "--unixsocketperm", "700", "--save", "", "--appendonly", "no", "--dir", dir.toString())
@@ -63,16 +63,16 @@ final class RedisServer implements AutoCloseable {
     }
 
     /** {@code redis://127.0.0.1:PORT} of the relay in front of it. */
-    java.net.URI uri() {
+    public java.net.URI uri() {
         return java.net.URI.create("redis://127.0.0.1:" + relay.port());
     }
 
     /** Its unix socket, for another relay in front of it. */
-    Path socket() {
+    public Path socket() {
         return socket;
     }
 
-    String output() {
+    public String output() {
         synchronized (output) {
             return String.join("\n", output);
         }
