@@ -258,7 +258,7 @@ final class Report {
 
     void redis(RedisCostBench.Cost cost) {
         StringBuilder md = new StringBuilder("## What a legacy session costs the cluster's Redis\n\n");
-        md.append(fmt("Two `mcpx serve --http` replicas on one redis-server %s (loopback TCP), %d legacy hosts connected "
+        md.append(fmt("Two `mcpx serve --http` replicas on one redis-server %s (on its unix socket, reached through a loopback TCP relay, HAProxy), %d legacy hosts connected "
                         + "half to each, then %d `tools/call`s spread over them, a `tools/list` from each, and 100 calls "
                         + "from a modern host. Bytes from `MEMORY USAGE` of each session's key (median); round trips from `INFO commandstats` after `CONFIG RESETSTAT`, "
                         + "commands Lua scripts run inside an EVAL left out (they are not round trips).%n%n",
