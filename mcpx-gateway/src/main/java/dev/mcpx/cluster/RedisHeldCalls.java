@@ -60,29 +60,12 @@ final class RedisHeldCalls implements HeldCallRelay {
         this.holder = holder;
         this.issuer = issuer;
         CompletableFuture<Void> subscribed = channel.subscribed;
-        Thread.ofPlatform().daemon().name("mcpx-cluster-held-calls").start(this::read);
+        Thread.ofPlatform().daemon().name("mcpx-cluster-held-calls")
+                .start(new ChannelReader(redis, channel, CHANNEL + issuer, "the held calls' channel", () -> closed));
         try {
             subscribed.get(10, TimeUnit.SECONDS);
         } catch (InterruptedException | ExecutionException | TimeoutException e) {
             LOG.warn("cluster: held calls' channel not confirmed within 10 s: retries forwarded here may be missed");
-        }
-    }
-
-    private void read() {
-        while (!closed) {
-            try {
-                redis.subscribe(channel, CHANNEL + issuer);
-            } catch (JedisException e) {
-                if (closed) {
-                    return;
-                }
-                LOG.warn("cluster: lost the held calls' channel ({}); subscribing again", e.getMessage());
-                try {
-                    Thread.sleep(PING);
-                } catch (InterruptedException interrupted) {
-                    return;
-                }
-            }
         }
     }
 

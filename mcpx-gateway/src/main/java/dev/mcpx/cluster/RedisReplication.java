@@ -108,7 +108,8 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
         this.expirySeconds = Math.max(1, expiry.toSeconds());
         this.heldCalls = new RedisHeldCalls(redis);
         // one long-lived blocking reader: a platform thread of its own
-        this.subscriber = Thread.ofPlatform().daemon().name("mcpx-cluster-events").unstarted(this::readEvents);
+        this.subscriber = Thread.ofPlatform().daemon().name("mcpx-cluster-events")
+                .unstarted(new ChannelReader(redis, events, EVENTS, "the events channel", () -> closed));
         this.heartbeat = Thread.ofVirtual().name("mcpx-cluster-heartbeat").unstarted(this::beat);
     }
 
@@ -300,27 +301,6 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
     private void publish(ObjectNode event) {
         event.put("from", replica);
         call("PUBLISH", () -> redis.publish(EVENTS, event.toString()));
-    }
-
-    /** Reads {@code mcpx:events} until closed, subscribing again after a lost connection. */
-    private void readEvents() {
-        Duration pause = Duration.ofMillis(100);
-        while (!closed) {
-            try {
-                redis.subscribe(events, EVENTS);
-            } catch (JedisException e) {
-                if (closed) {
-                    return;
-                }
-                LOG.warn("cluster: lost the events channel ({}); subscribing again in {} ms", e.getMessage(), pause.toMillis());
-                try {
-                    Thread.sleep(pause);
-                } catch (InterruptedException interrupted) {
-                    return;
-                }
-                pause = pause.multipliedBy(2).compareTo(Duration.ofSeconds(5)) > 0 ? Duration.ofSeconds(5) : pause.multipliedBy(2);
-            }
-        }
     }
 
     private final class Events extends JedisPubSub {
