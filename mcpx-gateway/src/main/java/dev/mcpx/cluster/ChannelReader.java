@@ -2,10 +2,11 @@ package dev.mcpx.cluster;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.JedisPubSub;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -19,15 +20,15 @@ final class ChannelReader implements Runnable {
     private static final Duration FIRST_PAUSE = Duration.ofMillis(100);
     private static final Duration LONGEST_PAUSE = Duration.ofSeconds(5);
 
-    private final RedisClient redis;
+    private final Supplier<Jedis> connections;
     private final JedisPubSub listener;
     private final String channel;
     private final String what;
     private final BooleanSupplier closed;
 
-    /** {@code what}: the channel as a log line names it. */
-    ChannelReader(RedisClient redis, JedisPubSub listener, String channel, String what, BooleanSupplier closed) {
-        this.redis = redis;
+    /** {@code connections}: a new connection for each subscription; {@code what}: the channel as a log line names it. */
+    ChannelReader(Supplier<Jedis> connections, JedisPubSub listener, String channel, String what, BooleanSupplier closed) {
+        this.connections = connections;
         this.listener = listener;
         this.channel = channel;
         this.what = what;
@@ -38,8 +39,8 @@ final class ChannelReader implements Runnable {
     public void run() {
         Duration pause = FIRST_PAUSE;
         while (!closed.getAsBoolean()) {
-            try {
-                redis.subscribe(listener, channel);
+            try (Jedis connection = connections.get()) {
+                connection.subscribe(listener, channel);
             } catch (JedisException e) {
                 if (closed.getAsBoolean()) {
                     return;

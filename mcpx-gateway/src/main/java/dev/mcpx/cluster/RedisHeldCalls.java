@@ -15,8 +15,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisException;
@@ -42,12 +44,14 @@ final class RedisHeldCalls implements HeldCallRelay {
     private final SecureRandom random = new SecureRandom();
     private final Map<String, CompletableFuture<JsonNode>> awaited = new ConcurrentHashMap<>();
     private final Channel channel = new Channel();
+    private final Supplier<Jedis> subscribing;
     private volatile String issuer;
     private volatile Holder holder;
     private volatile boolean closed;
 
-    RedisHeldCalls(RedisClient redis) {
+    RedisHeldCalls(RedisClient redis, Supplier<Jedis> subscribing) {
         this.redis = redis;
+        this.subscribing = subscribing;
     }
 
     @Override
@@ -61,7 +65,7 @@ final class RedisHeldCalls implements HeldCallRelay {
         this.issuer = issuer;
         CompletableFuture<Void> subscribed = channel.subscribed;
         Thread.ofPlatform().daemon().name("mcpx-cluster-held-calls")
-                .start(new ChannelReader(redis, channel, CHANNEL + issuer, "the held calls' channel", () -> closed));
+                .start(new ChannelReader(subscribing, channel, CHANNEL + issuer, "the held calls' channel", () -> closed));
         try {
             subscribed.get(10, TimeUnit.SECONDS);
         } catch (InterruptedException | ExecutionException | TimeoutException e) {

@@ -35,6 +35,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisException;
@@ -102,14 +103,14 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
     /** Ends the heartbeat's wait: an interrupt could land in its Redis call and return the pooled connection with an unread reply. */
     private final CountDownLatch stopBeating = new CountDownLatch(1);
 
-    private RedisReplication(RedisClient redis, String replica, Duration expiry) {
+    private RedisReplication(RedisClient redis, Supplier<Jedis> subscribing, String replica, Duration expiry) {
         this.redis = redis;
         this.replica = replica;
         this.expirySeconds = Math.max(1, expiry.toSeconds());
-        this.heldCalls = new RedisHeldCalls(redis);
+        this.heldCalls = new RedisHeldCalls(redis, subscribing);
         // one long-lived blocking reader: a platform thread of its own
         this.subscriber = Thread.ofPlatform().daemon().name("mcpx-cluster-events")
-                .unstarted(new ChannelReader(redis, events, EVENTS, "the events channel", () -> closed));
+                .unstarted(new ChannelReader(subscribing, events, EVENTS, "the events channel", () -> closed));
         this.heartbeat = Thread.ofVirtual().name("mcpx-cluster-heartbeat").unstarted(this::beat);
     }
 
@@ -121,7 +122,8 @@ public final class RedisReplication implements HostSessionStore, ListChangeRelay
     public static RedisReplication connect(URI uri, String replica, Duration expiry) {
         // every host request may need a connection at once; one that cannot get one within 5 s is answered 503
         RedisClient redis = RedisConnections.open(uri, "mcpx-" + replica, 64);
-        RedisReplication replication = new RedisReplication(redis, replica, expiry);
+        RedisReplication replication = new RedisReplication(redis,
+                RedisConnections.forSubscribing(uri, "mcpx-" + replica + "-events"), replica, expiry);
         replication.call("PING", redis::ping);
         replication.announce();
         replication.subscriber.start();
