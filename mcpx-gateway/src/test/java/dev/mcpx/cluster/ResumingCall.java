@@ -122,6 +122,11 @@ final class ResumingCall {
                     .timeout(Duration.ofMinutes(5)).GET().build();
             try {
                 HttpResponse<InputStream> resumed = client.send(get, HttpResponse.BodyHandlers.ofInputStream());
+                if (resumed.statusCode() == 502 || resumed.statusCode() == 503) {
+                    // the balancer's, not mcpx's: it sent the GET to the replica dying under it; a host's SDK reconnects
+                    resumed.body().close();
+                    continue;
+                }
                 if (resumed.statusCode() != 200) {
                     try (InputStream in = resumed.body()) {
                         failures.add("resume from " + lastEventId + ": HTTP " + resumed.statusCode() + " "
