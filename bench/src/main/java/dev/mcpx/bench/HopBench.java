@@ -32,9 +32,9 @@ final class HopBench {
     static final int WARM_UP_CALLS = 5000;
     static final int WRK_CONNECTIONS = 32;
 
-    /** One set-up at one caller count; {@code cpuMicrosPerCall} is NaN for direct set-ups (no gateway). */
+    /** One set-up at one caller count; the gateway's figures are NaN for direct set-ups (no gateway). */
     record Cell(String setup, int callers, double callsPerSecond, double p50Millis, double cpuMicrosPerCall,
-                long errors) {
+                double switchesPerCall, long errors) {
     }
 
     /** p50 of the first 100 calls of a fresh host right after the gateway (or client) started, and once warm. */
@@ -42,7 +42,8 @@ final class HopBench {
     }
 
     /** A wrk run: calls/s, its p50, the gateway's CPU per call, answers that were no result. */
-    record Wrk(String setup, double callsPerSecond, double p50Millis, double cpuMicrosPerCall, long badAnswers) {
+    record Wrk(String setup, double callsPerSecond, double p50Millis, double cpuMicrosPerCall, double switchesPerCall,
+               long badAnswers) {
     }
 
     record Result(int rounds, List<Cell> cells, List<Latency> latencies, List<Wrk> wrk, String wrkMissing) {
@@ -98,12 +99,12 @@ final class HopBench {
                     }
                 }
                 int done = round;
-                cells.forEach(c -> System.err.printf("hop round %d  %-22s %2d callers  %7.0f calls/s  p50 %6.3f ms  cpu %6.1f us/call%n",
-                        done, c.setup(), c.callers(), c.callsPerSecond(), c.p50Millis(), c.cpuMicrosPerCall()));
+                cells.forEach(c -> System.err.printf("hop round %d  %-22s %2d callers  %7.0f calls/s  p50 %6.3f ms  cpu %6.1f us/call  %4.1f cs/call%n",
+                        done, c.setup(), c.callers(), c.callsPerSecond(), c.p50Millis(), c.cpuMicrosPerCall(), c.switchesPerCall()));
                 latencies.forEach(l -> System.err.printf("hop  %-22s first-100 p50 %6.3f ms  warm p50 %6.3f ms%n",
                         l.setup(), l.firstHundredP50Millis(), l.warmP50Millis()));
-                wrks.forEach(w -> System.err.printf("hop  wrk %-22s %7.0f calls/s  p50 %6.3f ms  cpu %6.1f us/call  bad %d%n",
-                        w.setup(), w.callsPerSecond(), w.p50Millis(), w.cpuMicrosPerCall(), w.badAnswers()));
+                wrks.forEach(w -> System.err.printf("hop  wrk %-22s %7.0f calls/s  p50 %6.3f ms  cpu %6.1f us/call  %4.1f cs/call  bad %d%n",
+                        w.setup(), w.callsPerSecond(), w.p50Millis(), w.cpuMicrosPerCall(), w.switchesPerCall(), w.badAnswers()));
                 cellRounds.add(cells);
                 latencyRounds.add(latencies);
                 wrkRounds.add(wrks);
@@ -149,10 +150,10 @@ final class HopBench {
         cells.add(one);
         cells.add(sixteen);
         latencies.add(new Latency(setup, Latencies.percentileMillis(first, 50), one.p50Millis()));
-        System.err.printf("hop  %-22s first-100 p50 %6.3f ms | 1 caller %6.0f calls/s p50 %6.3f ms cpu %5.0f us/call | "
-                        + "16 callers %6.0f calls/s cpu %5.0f us/call%n", setup, Latencies.percentileMillis(first, 50),
-                one.callsPerSecond(), one.p50Millis(), one.cpuMicrosPerCall(), sixteen.callsPerSecond(),
-                sixteen.cpuMicrosPerCall());
+        System.err.printf("hop  %-22s first-100 p50 %6.3f ms | 1 caller %6.0f calls/s p50 %6.3f ms cpu %5.0f us/call"
+                        + " %4.1f cs/call | 16 callers %6.0f calls/s cpu %5.0f us/call %4.1f cs/call%n", setup,
+                Latencies.percentileMillis(first, 50), one.callsPerSecond(), one.p50Millis(), one.cpuMicrosPerCall(),
+                one.switchesPerCall(), sixteen.callsPerSecond(), sixteen.cpuMicrosPerCall(), sixteen.switchesPerCall());
     }
 
     /** {@code callers} in a closed loop; the gateway's CPU and the calls finished are read at the window's edges. */
@@ -189,9 +190,11 @@ final class HopBench {
         }
         TimeUnit.NANOSECONDS.sleep(windowStart - System.nanoTime());
         double cpuStart = gatewayPid < 0 ? Double.NaN : ProcStat.cpuMillis(gatewayPid);
+        double switchesStart = gatewayPid < 0 ? Double.NaN : ProcStat.contextSwitches(gatewayPid);
         long doneStart = done.get();
         TimeUnit.NANOSECONDS.sleep(Math.max(0, windowEnd - System.nanoTime()));
         double cpuEnd = gatewayPid < 0 ? Double.NaN : ProcStat.cpuMillis(gatewayPid);
+        double switchesEnd = gatewayPid < 0 ? Double.NaN : ProcStat.contextSwitches(gatewayPid);
         long doneEnd = done.get();
         for (Thread t : threads) {
             t.join();
@@ -199,8 +202,9 @@ final class HopBench {
         long[] sorted = Latencies.merged(perThread);
         long calls = doneEnd - doneStart;
         double cpuPerCall = calls == 0 ? Double.NaN : (cpuEnd - cpuStart) * 1000.0 / calls;
+        double switchesPerCall = calls == 0 ? Double.NaN : (switchesEnd - switchesStart) / calls;
         return new Cell(setup, callers, sorted.length / (window.toNanos() / 1e9), Latencies.percentileMillis(sorted, 50),
-                cpuPerCall, errors.get());
+                cpuPerCall, switchesPerCall, errors.get());
     }
 
     /** The gateway's /status until every upstream is up: the first calls measure the hop, not a child's start. */
@@ -292,11 +296,13 @@ final class HopBench {
         Path file = env.logDir().resolve("wrk-" + setup.replaceAll("[^a-z0-9]+", "-") + ".lua");
         Files.writeString(file, script);
         double cpuStart = gatewayPid < 0 ? Double.NaN : ProcStat.cpuMillis(gatewayPid);
+        double switchesStart = gatewayPid < 0 ? Double.NaN : ProcStat.contextSwitches(gatewayPid);
         Process process = new ProcessBuilder(wrk, "-t2", "-c" + WRK_CONNECTIONS, "-d5s", "--latency", "-s", file.toString(),
                 url.toString()).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         process.waitFor();
         double cpuEnd = gatewayPid < 0 ? Double.NaN : ProcStat.cpuMillis(gatewayPid);
+        double switchesEnd = gatewayPid < 0 ? Double.NaN : ProcStat.contextSwitches(gatewayPid);
         Files.writeString(env.logDir().resolve(file.getFileName() + ".out"), output);
         Matcher rate = RATE.matcher(output);
         Matcher p50 = P50.matcher(output);
@@ -313,7 +319,8 @@ final class HopBench {
         Matcher non2xx = NON_2XX.matcher(output);
         long badAnswers = (bad.find() ? Long.parseLong(bad.group(1)) : 0) + (non2xx.find() ? Long.parseLong(non2xx.group(1)) : 0);
         double calls = callsPerSecond * 5;
-        return new Wrk(setup, callsPerSecond, p50Millis, (cpuEnd - cpuStart) * 1000.0 / calls, badAnswers);
+        return new Wrk(setup, callsPerSecond, p50Millis, (cpuEnd - cpuStart) * 1000.0 / calls,
+                (switchesEnd - switchesStart) / calls, badAnswers);
     }
 
     /** wrk on PATH, or null. */
@@ -335,7 +342,7 @@ final class HopBench {
             Cell first = same.getFirst();
             out.add(new Cell(first.setup(), first.callers(), median(same.stream().mapToDouble(Cell::callsPerSecond)),
                     median(same.stream().mapToDouble(Cell::p50Millis)), median(same.stream().mapToDouble(Cell::cpuMicrosPerCall)),
-                    same.stream().mapToLong(Cell::errors).sum()));
+                    median(same.stream().mapToDouble(Cell::switchesPerCall)), same.stream().mapToLong(Cell::errors).sum()));
         }
         return out;
     }
@@ -358,7 +365,7 @@ final class HopBench {
             List<Wrk> same = rounds.stream().map(r -> r.get(at)).toList();
             out.add(new Wrk(same.getFirst().setup(), median(same.stream().mapToDouble(Wrk::callsPerSecond)),
                     median(same.stream().mapToDouble(Wrk::p50Millis)), median(same.stream().mapToDouble(Wrk::cpuMicrosPerCall)),
-                    same.stream().mapToLong(Wrk::badAnswers).sum()));
+                    median(same.stream().mapToDouble(Wrk::switchesPerCall)), same.stream().mapToLong(Wrk::badAnswers).sum()));
         }
         return out;
     }

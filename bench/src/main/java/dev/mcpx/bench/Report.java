@@ -109,12 +109,16 @@ final class Report {
                 .append(" calls after start, then calls up to ").append(HopBench.WARM_UP_CALLS)
                 .append(", then a window of ").append(options.windowMillis()).append(" ms at 1 and at 16 callers. ")
                 .append("CPU per call is the gateway process's user + system time over the window (from /proc) divided ")
-                .append("by the calls finished in it: robust on a shared machine where wall time is not. Direct set-ups ")
+                .append("by the calls finished in it: robust on a shared machine where wall time is not. Context switches per ")
+                .append("call are the gateway's threads' switches over the window (/proc/PID/task/*/status) divided the same ")
+                .append("way: each is a thread hand-off or a wait, which costs several microseconds on a virtual machine. Direct set-ups ")
                 .append("have no gateway. Medians of ").append(hop.rounds()).append(" rounds.\n\n");
-        md.append("| set-up | callers | calls/s | p50 ms | gateway CPU us/call | errors |\n|---|---:|---:|---:|---:|---:|\n");
+        md.append("| set-up | callers | calls/s | p50 ms | gateway CPU us/call | gateway context switches/call | errors |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|\n");
         for (HopBench.Cell c : hop.cells()) {
-            md.append(fmt("| %s | %d | %.0f | %.3f | %s | %d |%n", c.setup(), c.callers(), c.callsPerSecond(), c.p50Millis(),
-                    Double.isNaN(c.cpuMicrosPerCall()) ? "-" : fmt("%.0f", c.cpuMicrosPerCall()), c.errors()));
+            md.append(fmt("| %s | %d | %.0f | %.3f | %s | %s | %d |%n", c.setup(), c.callers(), c.callsPerSecond(), c.p50Millis(),
+                    Double.isNaN(c.cpuMicrosPerCall()) ? "-" : fmt("%.0f", c.cpuMicrosPerCall()),
+                    Double.isNaN(c.switchesPerCall()) ? "-" : fmt("%.1f", c.switchesPerCall()), c.errors()));
         }
         md.append("\n| set-up | p50 first 100 calls ms | p50 warm ms | added first 100 | added warm |\n|---|---:|---:|---:|---:|\n");
         for (HopBench.Latency l : hop.latencies()) {
@@ -131,12 +135,13 @@ final class Report {
         } else {
             md.append("`wrk -t2 -c").append(HopBench.WRK_CONNECTIONS).append(" -d5s`, every request a `tools/call` with its ")
                     .append("own id, every answer checked for a `result` (bad answers: not a result, or not 2xx).\n\n");
-            md.append("| set-up (wrk, 32 connections) | calls/s | p50 ms | gateway CPU us/call | bad answers | vs direct |\n")
-                    .append("|---|---:|---:|---:|---:|---:|\n");
+            md.append("| set-up (wrk, 32 connections) | calls/s | p50 ms | gateway CPU us/call | gateway context switches/call "
+                    + "| bad answers | vs direct |\n").append("|---|---:|---:|---:|---:|---:|---:|\n");
             HopBench.Wrk direct = hop.wrk().stream().filter(w -> w.setup().startsWith("direct")).findFirst().orElse(null);
             for (HopBench.Wrk w : hop.wrk()) {
-                md.append(fmt("| %s | %.0f | %.3f | %s | %d | %s |%n", w.setup(), w.callsPerSecond(), w.p50Millis(),
-                        Double.isNaN(w.cpuMicrosPerCall()) ? "-" : fmt("%.0f", w.cpuMicrosPerCall()), w.badAnswers(),
+                md.append(fmt("| %s | %.0f | %.3f | %s | %s | %d | %s |%n", w.setup(), w.callsPerSecond(), w.p50Millis(),
+                        Double.isNaN(w.cpuMicrosPerCall()) ? "-" : fmt("%.0f", w.cpuMicrosPerCall()),
+                        Double.isNaN(w.switchesPerCall()) ? "-" : fmt("%.1f", w.switchesPerCall()), w.badAnswers(),
                         w.setup().startsWith("mcpx") && direct != null ? fmt("%.2f", w.callsPerSecond() / direct.callsPerSecond()) : ""));
             }
         }
