@@ -2,12 +2,15 @@ package dev.mcpx.transport.http;
 
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.Executors;
+import org.eclipse.jetty.client.ByteBufferRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.client.StringRequestContent;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -26,7 +29,11 @@ final class PostClient implements AutoCloseable {
         threads.setName("mcpx-upstream-http");
         threads.setDaemon(true);
         threads.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        jetty = new HttpClient();
+        HttpClientTransportOverHTTP http11 = new HttpClientTransportOverHTTP(1);
+        // An answer's callbacks never block (PostAnswer): the selector thread runs them itself
+        // instead of handing each answer to a new virtual thread.
+        http11.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
+        jetty = new HttpClient(http11);
         jetty.setExecutor(threads);
         jetty.setConnectTimeout(connectTimeout.toMillis());
         jetty.setIdleTimeout(0);
@@ -52,7 +59,7 @@ final class PostClient implements AutoCloseable {
                     endpoint.authorization().headers("POST", url).forEach(headers::put);
                     headers.put("Accept", LegacyHttpTransport.ACCEPT_BOTH);
                 })
-                .body(new StringRequestContent("application/json", body, StandardCharsets.UTF_8));
+                .body(new ByteBufferRequestContent("application/json", ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8))));
     }
 
     @Override
