@@ -4,7 +4,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.concurrent.Executors;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * Tuning of the legacy HTTP transports (Streamable HTTP up to 2025-11-25, and HTTP+SSE).
@@ -35,7 +34,7 @@ public record LegacyHttpOptions(Duration connectTimeout, int maxEventBytes, int 
     }
 
     /**
-     * One client per transport, for all but its request POSTs ({@link #newRequestClient}); HTTP/1.1 on
+     * One client per transport, for all but its request POSTs ({@link PostClient}); HTTP/1.1 on
      * plain http (no h2c upgrade dance), HTTP/2 offered on https.
      * Its async work runs on virtual threads: the default executor grows a platform thread per
      * concurrent exchange, which the chaos soak saw pile up under load.
@@ -48,33 +47,6 @@ public record LegacyHttpOptions(Duration connectTimeout, int maxEventBytes, int 
             builder.version(HttpClient.Version.HTTP_1_1);
         }
         return builder.build();
-    }
-
-    /**
-     * The client of a transport's request POSTs (the hot path of every call): Jetty's, which spent
-     * half the CPU per call of {@link #newHttpClient}'s on the hop (docs/benchmarks.md). HTTP/1.1;
-     * no idle timeout of its own, so a tool that runs for minutes is not cut off (an idle pooled
-     * connection goes when the server closes it); no cap on connections to the one upstream, as
-     * the JDK's client has none: a host's calls must not queue behind each other's.
-     */
-    org.eclipse.jetty.client.HttpClient newRequestClient() {
-        QueuedThreadPool threads = new QueuedThreadPool(16, 1);
-        threads.setName("mcpx-upstream-http");
-        threads.setDaemon(true);
-        threads.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        org.eclipse.jetty.client.HttpClient client = new org.eclipse.jetty.client.HttpClient();
-        client.setExecutor(threads);
-        client.setConnectTimeout(connectTimeout.toMillis());
-        client.setIdleTimeout(0);
-        client.setMaxConnectionsPerDestination(100_000);
-        client.setMaxRequestsQueuedPerDestination(100_000);
-        client.setFollowRedirects(true);
-        try {
-            client.start();
-        } catch (Exception e) {
-            throw new IllegalStateException("could not start the HTTP client: " + e, e);
-        }
-        return client;
     }
 
     /** Sets both the SSE event and the JSON message limit. */

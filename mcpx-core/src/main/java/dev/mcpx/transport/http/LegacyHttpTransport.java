@@ -26,20 +26,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import org.eclipse.jetty.client.InputStreamResponseListener;
-import org.eclipse.jetty.client.StringRequestContent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +57,7 @@ final class LegacyHttpTransport implements Transport {
     private final AtomicReference<Session> session = new AtomicReference<>(Session.NONE);
     private final AtomicBoolean closed = new AtomicBoolean();
     /** The client of request POSTs; notifications, responses, GET streams and DELETE go through {@link #http}. */
-    private final org.eclipse.jetty.client.HttpClient requests;
+    private final PostClient requests;
     private final Map<RequestId, org.eclipse.jetty.client.Request> inFlight = new ConcurrentHashMap<>();
     /**
      * Every request POST until its reader is done with it, answer body included: closing Jetty's
@@ -79,7 +74,7 @@ final class LegacyHttpTransport implements Transport {
         this.options = options;
         this.codec = new JsonRpcCodec(options.maxMessageBytes());
         this.http = options.newHttpClient(endpoint.url());
-        this.requests = options.newRequestClient();
+        this.requests = new PostClient(options.connectTimeout());
         // A configured header the JDK refuses (Host, Connection, ...) fails here, not on the first call.
         request(endpoint.url(), null, false, "POST").build();
     }
@@ -109,17 +104,10 @@ final class LegacyHttpTransport implements Transport {
             // A JSON answer's status line comes only with the result, however long the tool runs:
             // a request's send returns at once so the client's timeout holds; its outcome is an event.
             org.eclipse.jetty.client.Request post = post(sentWith, !initialize, body, outbound.headers());
-            InputStreamResponseListener answer = new InputStreamResponseListener();
             inFlight.put(request.id(), post);
             posts.put(request.id(), post);
-            post.send(answer);
-            Thread.ofVirtual().name("mcpx-legacy-request-" + request.id()).start(() -> {
-                try {
-                    awaitAnswer(request, initialize, sentWith, post, answer);
-                } finally {
-                    posts.remove(request.id(), post);
-                }
-            });
+            post.send(new PostAnswer(endpoint.authorization(), options.maxMessageBytes(), ResponseBodies.ERROR_BODY_LIMIT,
+                    new Answer(request, initialize, sentWith, post)));
             return;
         }
         HttpRequest.Builder builder = request(endpoint.url(), sentWith, !initialize, "POST")
@@ -137,80 +125,87 @@ final class LegacyHttpTransport implements Transport {
         ResponseBodies.discard(response.body());
     }
 
-    /** Waits for a request's status line, then delivers its answer, or fails it with the typed reason. */
-    private void awaitAnswer(Request request, boolean initialize, String sentWith, org.eclipse.jetty.client.Request post,
-                             InputStreamResponseListener answer) {
-        RequestId id = request.id();
-        org.eclipse.jetty.client.Response response;
-        try {
-            response = answer.get(Long.MAX_VALUE, TimeUnit.DAYS);
-        } catch (InterruptedException | TimeoutException e) {
-            inFlight.remove(id, post);
-            return;
-        } catch (ExecutionException e) {
-            // abandon() removed it first when it aborted the exchange: nobody waits for an answer
-            if (inFlight.remove(id, post)) {
-                failed(id, PostFailure.of(id, request.method(), description(), description(), e.getCause()));
+    /** What becomes of a request's answer, on Jetty's threads: delivered, or failed with the typed reason. */
+    private final class Answer implements PostAnswer.Receiver {
+        private final Request request;
+        private final boolean initialize;
+        private final String sentWith;
+        private final org.eclipse.jetty.client.Request post;
+
+        Answer(Request request, boolean initialize, String sentWith, org.eclipse.jetty.client.Request post) {
+            this.request = request;
+            this.initialize = initialize;
+            this.sentWith = sentWith;
+            this.post = post;
+        }
+
+        @Override
+        public void eventStream(org.eclipse.jetty.client.Response response, InputStream body) {
+            RequestId id = request.id();
+            if (initialize) {
+                adoptSession(response.getHeaders().get("Mcp-Session-Id"));
             }
-            return;
-        }
-        String nonce = response.getHeaders().get("DPoP-Nonce");
-        if (nonce != null) {
-            endpoint.authorization().nonceOffered(nonce);
-        }
-        InputStream in = answer.getInputStream();
-        int status = response.getStatus();
-        if (status / 100 != 2) {
-            inFlight.remove(id, post);
-            String body = ResponseBodies.readErrorBody(in);
-            McpException refusal = refusal(sentWith, status, Unauthorized.ofRequestAnswer(response), body);
-            ErrorResponse error = ResponseBodies.errorResponse(body);
-            if (refusal instanceof HttpStatusException && error != null && id.equals(error.id())) {
-                emit(new TransportEvent.Received(error));
-            } else {
-                failed(id, refusal);
-            }
-            return;
-        }
-        if (initialize) {
-            adoptSession(response.getHeaders().get("Mcp-Session-Id"));
-        }
-        // the exchange stays in flight until its body is registered where abandon() finds it: an
-        // abandon in between would otherwise find neither and leave a stalled body read forever
-        if (ResponseBodies.isEventStream(response.getHeaders().get("Content-Type"))) {
-            ResponseStream stream = new ResponseStream(this, id, in, sentWith);
+            // the exchange stays in flight until its body is registered where abandon() finds it: an
+            // abandon in between would otherwise find neither and leave a stalled body read forever
+            ResponseStream stream = new ResponseStream(LegacyHttpTransport.this, id, body, sentWith);
             responseStreams.add(stream);
             if (inFlight.remove(id) == null) {
                 responseStreams.remove(stream);
-                ResponseBodies.close(in);
+                posts.remove(id, post);
+                ResponseBodies.close(body);
                 return;
             }
-            stream.run();
-            return;
+            Thread.ofVirtual().name("mcpx-legacy-stream-" + id).start(() -> {
+                try {
+                    stream.run();
+                } finally {
+                    posts.remove(id, post);
+                }
+            });
         }
-        readJsonAnswer(id, status, in);
-    }
 
-    private void readJsonAnswer(RequestId id, int status, InputStream in) {
-        String body;
-        if (inFlight.remove(id) == null) {
-            ResponseBodies.close(in);
-            return;
+        @Override
+        public void answered(org.eclipse.jetty.client.Response response, String body) {
+            RequestId id = request.id();
+            posts.remove(id, post);
+            // abandon() removed it first when it aborted the exchange: nobody waits for an answer
+            if (!inFlight.remove(id, post)) {
+                return;
+            }
+            int status = response.getStatus();
+            if (status / 100 != 2) {
+                McpException refusal = refusal(sentWith, status, Unauthorized.ofRequestAnswer(response), body);
+                ErrorResponse error = ResponseBodies.errorResponse(body);
+                if (refusal instanceof HttpStatusException && error != null && id.equals(error.id())) {
+                    emit(new TransportEvent.Received(error));
+                } else {
+                    LegacyHttpTransport.this.failed(id, refusal);
+                }
+                return;
+            }
+            if (initialize) {
+                adoptSession(response.getHeaders().get("Mcp-Session-Id"));
+            }
+            if (body.isBlank()) {
+                LegacyHttpTransport.this.failed(id, new StreamLostException(id, "HTTP " + status + " without a response body", null));
+            } else if (!deliver(body, id)) {
+                LegacyHttpTransport.this.failed(id, new StreamLostException(id,
+                        "the JSON body of HTTP " + status + " was not the response to the request", null));
+            }
         }
-        try {
-            body = ResponseBodies.readText(in, options.maxMessageBytes());
-        } catch (IOException e) {
-            emit(new TransportEvent.RequestFailed(id, new StreamLostException(id, e.getMessage(), e)));
-            return;
-        }
-        if (body.isBlank()) {
-            emit(new TransportEvent.RequestFailed(id, new StreamLostException(id,
-                    "HTTP " + status + " without a response body", null)));
-            return;
-        }
-        if (!deliver(body, id)) {
-            emit(new TransportEvent.RequestFailed(id, new StreamLostException(id,
-                    "the JSON body of HTTP " + status + " was not the response to the request", null)));
+
+        @Override
+        public void failed(org.eclipse.jetty.client.Response response, Throwable cause) {
+            RequestId id = request.id();
+            posts.remove(id, post);
+            if (!inFlight.remove(id, post)) {
+                return;
+            }
+            if (response == null) {
+                LegacyHttpTransport.this.failed(id, PostFailure.of(id, request.method(), description(), description(), cause));
+            } else {
+                LegacyHttpTransport.this.failed(id, new StreamLostException(id, cause.getMessage(), cause));
+            }
         }
     }
 
@@ -327,7 +322,7 @@ final class LegacyHttpTransport implements Transport {
         }
         http.shutdownNow();
         try {
-            requests.stop();
+            requests.close();
         } catch (Exception e) {
             LOG.debug("{}: stopping the HTTP client failed: {}", description(), e.toString());
         }
@@ -378,11 +373,7 @@ final class LegacyHttpTransport implements Transport {
     /** A request's POST, with the same headers {@link #request} gives the JDK's. */
     private org.eclipse.jetty.client.Request post(String session, boolean withVersion, String body,
                                                   Map<String, String> extra) {
-        URI url = endpoint.url();
-        org.eclipse.jetty.client.Request post = requests.newRequest(url).method("POST");
-        post.headers(headers -> {
-            endpoint.headers().forEach(headers::add);
-            endpoint.authorization().headers("POST", url).forEach(headers::put);
+        return requests.post(endpoint, body).headers(headers -> {
             if (session != null) {
                 headers.put("Mcp-Session-Id", session);
             }
@@ -390,10 +381,8 @@ final class LegacyHttpTransport implements Transport {
             if (withVersion && version != null) {
                 headers.put("MCP-Protocol-Version", version);
             }
-            headers.put("Accept", ACCEPT_BOTH);
             extra.forEach(headers::add);
         });
-        return post.body(new StringRequestContent("application/json", body, StandardCharsets.UTF_8));
     }
 
     /** A GET for an SSE stream: the listen stream, or a resume when {@code lastEventId} is given. */

@@ -28,19 +28,14 @@ import dev.mcpx.transport.UpstreamEndpoint;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,31 +63,33 @@ final class ModernHttpTransport implements Transport {
     static final String ACCEPT = "application/json, text/event-stream";
     /** Non-2xx bodies are diagnostics or one JSON-RPC error: a small cap is plenty. */
     private static final int ERROR_BODY_LIMIT = 64 * 1024;
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** Headers this transport owns or must never send; neither config nor the client may set them. */
     private static final Set<String> RESERVED_HEADERS = Set.of("mcp-protocol-version", "mcp-method", "mcp-name",
             "mcp-session-id", "last-event-id", "accept", "content-type");
 
     private final UpstreamEndpoint.Http endpoint;
-    private final HttpClient http;
-    private final boolean ownsHttp;
+    private final PostClient posts;
     private final JsonRpcCodec codec;
     private final ModernResponseReader reader;
     private final Map<RequestId, Exchange> exchanges = new ConcurrentHashMap<>();
     private volatile Consumer<TransportEvent> events;
     private volatile boolean closed;
 
-    /** One request in flight: its HTTP exchange until the status line, then its response body. */
+    /** One request in flight: its POST, then its response stream when the answer is one. */
     private static final class Exchange {
-        volatile CompletableFuture<HttpResponse<InputStream>> response;
+        final org.eclipse.jetty.client.Request post;
         volatile InputStream body;
         volatile boolean cancelled;
 
+        Exchange(org.eclipse.jetty.client.Request post) {
+            this.post = post;
+        }
+
+        /** Aborts the exchange: closing Jetty's body stream alone does not end a stalled one. */
         void cancel() {
             cancelled = true;
-            CompletableFuture<HttpResponse<InputStream>> pending = response;
-            if (pending != null) {
-                pending.cancel(true);
-            }
+            post.abort(new IOException("abandoned"));
             closeQuietly(body);
         }
     }
@@ -111,19 +108,6 @@ final class ModernHttpTransport implements Transport {
      * @param maxEventBytes   the largest SSE event accepted
      */
     ModernHttpTransport(UpstreamEndpoint.Http endpoint, int maxMessageBytes, int maxEventBytes) {
-        this(endpoint, defaultClient(endpoint.url()), true, maxMessageBytes, maxEventBytes);
-    }
-
-    /**
-     * @param http shared client (not closed by this transport)
-     * @param maxMessageBytes the largest JSON body or SSE event accepted
-     */
-    ModernHttpTransport(UpstreamEndpoint.Http endpoint, HttpClient http, int maxMessageBytes) {
-        this(endpoint, http, false, maxMessageBytes, maxMessageBytes);
-    }
-
-    private ModernHttpTransport(UpstreamEndpoint.Http endpoint, HttpClient http, boolean ownsHttp, int maxMessageBytes,
-                                int maxEventBytes) {
         for (String name : endpoint.headers().keySet()) {
             if (RESERVED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
                 throw new IllegalArgumentException("header " + name + " of " + safeUrl(endpoint.url())
@@ -131,21 +115,9 @@ final class ModernHttpTransport implements Transport {
             }
         }
         this.endpoint = endpoint;
-        this.http = http;
-        this.ownsHttp = ownsHttp;
+        this.posts = new PostClient(CONNECT_TIMEOUT);
         this.codec = new JsonRpcCodec(maxMessageBytes);
         this.reader = new ModernResponseReader(codec, maxEventBytes, description(), this::emit);
-    }
-
-    private static HttpClient defaultClient(URI url) {
-        // h2c upgrade on plain http is rare on servers and only adds a failure mode; https negotiates h2 by ALPN
-        HttpClient.Version version = "https".equalsIgnoreCase(url.getScheme())
-                ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1;
-        return HttpClient.newBuilder()
-                .version(version)
-                .connectTimeout(Duration.ofSeconds(10))
-                .executor(Executors.newVirtualThreadPerTaskExecutor())
-                .build();
     }
 
     @Override
@@ -173,65 +145,104 @@ final class ModernHttpTransport implements Transport {
      */
     private void sendRequest(Request request, Map<String, String> extraHeaders) {
         RequestId id = request.id();
-        HttpRequest httpRequest = post(request, request.method(), request.params(), extraHeaders, null);
-        Exchange exchange = new Exchange();
-        exchange.response = http.sendAsync(httpRequest, Unauthorized.noticingNonce(endpoint.authorization(), HttpResponse.BodyHandlers.ofInputStream()));
+        Exchange exchange = new Exchange(post(request, request.method(), request.params(), extraHeaders));
         exchanges.put(id, exchange);
-        Thread.ofVirtual().name("mcpx-modern-response-" + id).start(() -> {
-            try {
-                receive(id, request.method(), exchange);
-            } finally {
-                exchanges.remove(id, exchange);
-            }
-        });
+        exchange.post.send(new PostAnswer(endpoint.authorization(), codec.maxChars(), ERROR_BODY_LIMIT,
+                new Answer(id, request.method(), exchange)));
     }
 
-    private void receive(RequestId id, String method, Exchange exchange) {
-        HttpResponse<InputStream> response;
-        try {
-            response = await(exchange, id, method);
-        } catch (McpException e) {
-            if (!exchange.cancelled && !closed) {
-                emit(new TransportEvent.RequestFailed(id, e));
+    /** What becomes of a request's answer, on Jetty's threads. */
+    private final class Answer implements PostAnswer.Receiver {
+        private final RequestId id;
+        private final String method;
+        private final Exchange exchange;
+
+        Answer(RequestId id, String method, Exchange exchange) {
+            this.id = id;
+            this.method = method;
+            this.exchange = exchange;
+        }
+
+        private boolean silenced() {
+            return exchange.cancelled || closed;
+        }
+
+        @Override
+        public void eventStream(org.eclipse.jetty.client.Response response, InputStream body) {
+            exchange.body = body;
+            if (silenced()) {
+                exchanges.remove(id, exchange);
+                closeQuietly(body);
+                return;
             }
-            return;
+            Thread.ofVirtual().name("mcpx-modern-response-" + id).start(() -> {
+                try {
+                    reader.readEventStream(id, body, this::silenced);
+                } finally {
+                    exchanges.remove(id, exchange);
+                }
+            });
         }
-        exchange.body = response.body();
-        if (exchange.cancelled) {
-            closeQuietly(exchange.body);
-            return;
-        }
-        int status = response.statusCode();
-        if (status / 100 != 2) {
-            String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
+
+        @Override
+        public void answered(org.eclipse.jetty.client.Response response, String body) {
+            exchanges.remove(id, exchange);
+            int status = response.getStatus();
+            if (status / 100 == 2) {
+                reader.readJsonBody(id, body, this::silenced);
+                return;
+            }
+            if (silenced()) {
+                return;
+            }
+            McpException unauthorized = Unauthorized.ofRequestAnswer(response);
             JsonRpcError error = jsonRpcErrorIn(body);
-            McpException unauthorized = Unauthorized.of(response);
             if (unauthorized != null) {
                 emit(new TransportEvent.RequestFailed(id, unauthorized));
             } else {
                 emit(error == null ? new TransportEvent.RequestFailed(id, new HttpStatusException(status, body))
                         : new TransportEvent.Received(new ErrorResponse(id, error)));
             }
-        } else if (mediaType(response).equals("text/event-stream")) {
-            reader.readEventStream(id, exchange.body, () -> exchange.cancelled || closed);
-        } else {
-            reader.readJsonBody(id, exchange.body, () -> exchange.cancelled || closed);
+        }
+
+        @Override
+        public void failed(org.eclipse.jetty.client.Response response, Throwable cause) {
+            exchanges.remove(id, exchange);
+            if (response != null) {
+                reader.bodyFailed(id, cause, this::silenced);
+            } else if (!silenced()) {
+                // connect failures mean the message never left; a failure after it left means it may have run
+                emit(new TransportEvent.RequestFailed(id, PostFailure.of(id, method, description(), safeUrl(endpoint.url()), cause)));
+            }
         }
     }
 
     private void sendNotification(Notification notification, Map<String, String> extraHeaders, Duration timeout) {
-        HttpRequest httpRequest = post(notification, notification.method(), notification.params(), extraHeaders, timeout);
-        Exchange exchange = new Exchange();
-        exchange.response = http.sendAsync(httpRequest, Unauthorized.noticingNonce(endpoint.authorization(), HttpResponse.BodyHandlers.ofInputStream()));
-        HttpResponse<InputStream> response = await(exchange, null, notification.method());
-        String body = readAtMost(response.body(), ERROR_BODY_LIMIT);
-        if (response.statusCode() / 100 != 2) {
-            JsonRpcError error = jsonRpcErrorIn(body);
-            McpException unauthorized = Unauthorized.of(response);
+        org.eclipse.jetty.client.Request post = post(notification, notification.method(), notification.params(), extraHeaders);
+        if (timeout != null) {
+            post.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        org.eclipse.jetty.client.ContentResponse response;
+        try {
+            response = post.send();
+        } catch (InterruptedException e) {
+            post.abort(new IOException("interrupted"));
+            Thread.currentThread().interrupt();
+            throw new RequestCancelledException("interrupted while waiting for " + description());
+        } catch (TimeoutException e) {
+            throw PostFailure.of(null, notification.method(), description(), safeUrl(endpoint.url()), e);
+        } catch (ExecutionException e) {
+            throw PostFailure.of(null, notification.method(), description(), safeUrl(endpoint.url()), e.getCause());
+        }
+        if (response.getStatus() / 100 != 2) {
+            String body = response.getContentAsString();
+            body = body.length() > ERROR_BODY_LIMIT ? body.substring(0, ERROR_BODY_LIMIT) : body;
+            McpException unauthorized = Unauthorized.ofRequestAnswer(response);
             if (unauthorized != null) {
                 throw unauthorized;
             }
-            throw error == null ? new HttpStatusException(response.statusCode(), body) : new McpErrorException(error);
+            JsonRpcError error = jsonRpcErrorIn(body);
+            throw error == null ? new HttpStatusException(response.getStatus(), body) : new McpErrorException(error);
         }
     }
 
@@ -260,60 +271,35 @@ final class ModernHttpTransport implements Transport {
         return TransportKind.STREAMABLE_HTTP;
     }
 
-    private HttpRequest post(JsonRpcMessage message, String method, JsonNode params, Map<String, String> extraHeaders,
-                             Duration timeout) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(endpoint.url())
-                .POST(HttpRequest.BodyPublishers.ofString(codec.encode(message), StandardCharsets.UTF_8))
-                .header("Content-Type", "application/json")
-                .header("Accept", ACCEPT);
-        endpoint.headers().forEach(builder::header);
-        Unauthorized.authorize(builder, endpoint.authorization(), "POST", endpoint.url());
+    private org.eclipse.jetty.client.Request post(JsonRpcMessage message, String method, JsonNode params,
+                                                  Map<String, String> extraHeaders) {
         String version = ModernMeta.protocolVersionOf(message).orElse(null);
         if (version == null && message instanceof Request) {
             throw new IllegalArgumentException(method + " lacks _meta " + MetaKeys.PROTOCOL_VERSION
                     + ": a modern request must carry its protocol version");
         }
-        if (version != null) {
-            builder.header("MCP-Protocol-Version", version);
-        }
-        if (timeout != null) {
-            builder.timeout(timeout);
-        }
-        builder.header("Mcp-Method", method);
         String name = switch (method) {
             case Methods.TOOLS_CALL, Methods.PROMPTS_GET -> Json.text(params, "name");
             case Methods.RESOURCES_READ -> Json.text(params, "uri");
             case Methods.TASKS_GET, Methods.TASKS_UPDATE, Methods.TASKS_CANCEL -> Json.text(params, TasksExtension.TASK_ID);
             default -> null;
         };
-        if (name != null) {
-            builder.header("Mcp-Name", HeaderValues.encode(name));
-        }
-        extraHeaders.forEach((header, value) -> {
+        for (String header : extraHeaders.keySet()) {
             if (RESERVED_HEADERS.contains(header.toLowerCase(Locale.ROOT))) {
                 throw new IllegalArgumentException("header " + header + " is set by the transport itself");
             }
-            builder.header(header, value);
-        });
-        return builder.build();
-    }
-
-    /**
-     * Waits for the status line. Connect failures mean the message never left; a failure after
-     * it left means it may have run, so it gets a stream-lost error ({@link PostFailure}).
-     */
-    private HttpResponse<InputStream> await(Exchange exchange, RequestId id, String method) {
-        try {
-            return exchange.response.get();
-        } catch (InterruptedException e) {
-            exchange.cancel();
-            Thread.currentThread().interrupt();
-            throw new RequestCancelledException("interrupted while waiting for " + description());
-        } catch (CancellationException e) {
-            throw new RequestCancelledException("cancelled before " + description() + " answered");
-        } catch (ExecutionException e) {
-            throw PostFailure.of(id, method, description(), safeUrl(endpoint.url()), e.getCause());
         }
+        // a redirect is answered as the HTTP status it is, as the JDK's client (never following) did
+        return posts.post(endpoint, codec.encode(message)).followRedirects(false).headers(headers -> {
+            if (version != null) {
+                headers.put("MCP-Protocol-Version", version);
+            }
+            headers.put("Mcp-Method", method);
+            if (name != null) {
+                headers.put("Mcp-Name", HeaderValues.encode(name));
+            }
+            extraHeaders.forEach(headers::add);
+        });
     }
 
     private void emit(TransportEvent event) {
@@ -346,15 +332,11 @@ final class ModernHttpTransport implements Transport {
         closed = true;
         exchanges.values().forEach(Exchange::cancel);
         exchanges.clear();
-        if (ownsHttp) {
-            http.shutdownNow();
+        try {
+            posts.close();
+        } catch (Exception e) {
+            LOG.debug("{}: stopping the HTTP client failed: {}", description(), e.toString());
         }
-    }
-
-    private static String mediaType(HttpResponse<?> response) {
-        String contentType = response.headers().firstValue("Content-Type").orElse("");
-        int semicolon = contentType.indexOf(';');
-        return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).strip().toLowerCase(Locale.ROOT);
     }
 
     /** The JSON-RPC error a failure body carries, or null when it carries none. */
@@ -366,15 +348,6 @@ final class ModernHttpTransport implements Transport {
             return codec.decode(body) instanceof ErrorResponse error ? error.error() : null;
         } catch (MalformedMessageException e) {
             return null;
-        }
-    }
-
-    private static String readAtMost(InputStream in, int limit) {
-        try (in) {
-            byte[] bytes = in.readNBytes(limit);
-            return new String(bytes, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "";
         }
     }
 

@@ -11,7 +11,6 @@ import dev.mcpx.protocol.StreamLostException;
 import dev.mcpx.transport.TransportEvent;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -68,19 +67,18 @@ final class ModernResponseReader {
         lost(id, silenced, ending, cause);
     }
 
-    void readJsonBody(RequestId id, InputStream body, BooleanSupplier silenced) {
-        String text;
-        try (InputStream in = body) {
-            text = readLimited(in, codec.maxChars());
-        } catch (IOException e) {
-            lost(id, silenced, "the response body failed: " + e, e);
-            return;
-        }
+    /** A JSON answer's whole body: its response, or a lost stream when it holds none. */
+    void readJsonBody(RequestId id, String text, BooleanSupplier silenced) {
         if (text.isBlank()) {
             lost(id, silenced, "the response body was empty", null);
         } else if (!deliver(id, text)) {
             lost(id, silenced, "the response body held no response to this request", null);
         }
+    }
+
+    /** A JSON answer's body broke off, or exceeded its limit. */
+    void bodyFailed(RequestId id, Throwable cause, BooleanSupplier silenced) {
+        lost(id, silenced, "the response body failed: " + cause, cause);
     }
 
     /** Delivers one message; true when it is the response to {@code id}. */
@@ -114,14 +112,6 @@ final class ModernResponseReader {
         }
         LOG.debug("{}: response stream for {} lost: {}", description, id, ending);
         events.accept(new TransportEvent.RequestFailed(id, new StreamLostException(id, ending, cause)));
-    }
-
-    private static String readLimited(InputStream in, int limit) throws IOException {
-        byte[] bytes = in.readNBytes(limit + 1);
-        if (bytes.length > limit) {
-            throw new IOException("response body exceeds the limit of " + limit + " bytes (maxMessageBytes)");
-        }
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     private static String excerpt(String text) {

@@ -9,6 +9,7 @@ import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
+import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLHandshakeException;
 
 /**
@@ -40,7 +41,7 @@ final class PostFailure {
         if (neverLeft(cause)) {
             return UpstreamUnavailableException.unreachable("cannot connect to " + address + ": " + cause, cause);
         }
-        if (cause instanceof HttpTimeoutException) {
+        if (cause instanceof HttpTimeoutException || cause instanceof TimeoutException) {
             return new UpstreamUnavailableException(upstream + " did not answer " + what + " in time: " + cause, cause);
         }
         if (cause instanceof IOException) {

@@ -4,7 +4,6 @@ import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcCodec;
 import dev.mcpx.protocol.JsonRpcMessage;
 import dev.mcpx.protocol.MalformedMessageException;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
@@ -30,22 +29,6 @@ final class ResponseBodies {
 
     static boolean isEventStream(String contentType) {
         return contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
-    }
-
-    /** The body as UTF-8 text; fails when it is longer than {@code limit} bytes. */
-    static String readText(InputStream in, int limit) throws IOException {
-        try (in) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            byte[] buffer = new byte[8192];
-            int n;
-            while ((n = in.read(buffer)) >= 0) {
-                if (out.size() + n > limit) {
-                    throw new IOException("response body exceeds the limit of " + limit + " bytes (maxMessageBytes)");
-                }
-                out.write(buffer, 0, n);
-            }
-            return out.toString(StandardCharsets.UTF_8);
-        }
     }
 
     /** Up to {@link #ERROR_BODY_LIMIT} bytes of an error body; whatever could be read. */

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -209,6 +210,50 @@ class LegacyHttpAnswersTest {
         assertThatThrownBy(() -> transport.send(Outbound.of(new JsonRpcMessage.Notification("notifications/initialized", null))))
                 .isInstanceOfSatisfying(StreamLostException.class, lost -> assertThat(lost.noResponse()).isTrue())
                 .hasMessageContaining("no response to notifications/initialized");
+    }
+
+    @Test
+    void aJsonBodyThatComesInManyPiecesArrivesWhole() throws IOException {
+        String big = "x".repeat(300_000);
+        serve(exchange -> {
+            byte[] bytes = ("{\"jsonrpc\":\"2.0\",\"id\":12,\"result\":{\"big\":\"" + big + "\"}}").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, 0);
+            try (OutputStream out = exchange.getResponseBody()) {
+                for (int at = 0; at < bytes.length; at += 1000) {
+                    out.write(bytes, at, Math.min(1000, bytes.length - at));
+                    out.flush();
+                }
+            }
+        });
+        transport.send(Outbound.of(ping(12)));
+
+        assertThat(events.response(RequestId.of(12))).isInstanceOfSatisfying(JsonRpcMessage.Result.class,
+                r -> assertThat(r.result().path("big").asString()).isEqualTo(big));
+    }
+
+    @Test
+    void aJsonBodyOverTheMessageLimitFailsItsRequestAndTheNextOneIsAnswered() throws IOException {
+        AtomicInteger posts = new AtomicInteger();
+        serve(exchange -> {
+            String filler = posts.incrementAndGet() == 1 ? "x".repeat(5_000) : "";
+            reply(exchange, 200, "application/json",
+                    "{\"jsonrpc\":\"2.0\",\"id\":" + (12 + posts.get()) + ",\"result\":{\"big\":\"" + filler + "\"}}");
+        }, LegacyHttpOptions.defaults().withLimits(1000, 1000));
+
+        assertThat(sendAndCatch(ping(13))).isInstanceOf(StreamLostException.class).hasMessageContaining("exceeds the limit");
+        transport.send(Outbound.of(ping(14)));
+        assertThat(events.response(RequestId.of(14))).isInstanceOf(JsonRpcMessage.Result.class);
+    }
+
+    @Test
+    void aLongRefusalBodyIsKeptToItsFirst16KiB() throws IOException {
+        serve(exchange -> reply(exchange, 500, "text/plain", "y".repeat(100_000)));
+
+        assertThat(sendAndCatch(ping(15))).isInstanceOfSatisfying(HttpStatusException.class, e -> {
+            assertThat(e.status()).isEqualTo(500);
+            assertThat(e.body()).hasSize(ResponseBodies.ERROR_BODY_LIMIT);
+        });
     }
 
     /** Sends {@code request}: its send returns at once, and its failure arrives as an event. */

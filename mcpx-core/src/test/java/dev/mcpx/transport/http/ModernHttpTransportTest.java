@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.mcpx.protocol.HttpStatusException;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcMessage;
@@ -25,9 +26,13 @@ import dev.mcpx.transport.TransportEvent;
 import dev.mcpx.transport.TransportEvent.Received;
 import dev.mcpx.transport.TransportEvent.RequestFailed;
 import dev.mcpx.transport.UpstreamEndpoint;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -69,7 +74,7 @@ class ModernHttpTransportTest {
         UpstreamEndpoint.Http endpoint = new UpstreamEndpoint.Http(upstream.url(), Map.of("Authorization", "Bearer test-token"),
                 UpstreamEndpoint.HttpKind.STREAMABLE);
         return limit == JsonRpcMessageLimit.DEFAULT ? new ModernHttpTransport(endpoint)
-                : new ModernHttpTransport(endpoint, java.net.http.HttpClient.newHttpClient(), 300);
+                : new ModernHttpTransport(endpoint, 300);
     }
 
     private static Request request(long id, String method, String paramsJson) {
@@ -308,6 +313,36 @@ class ModernHttpTransportTest {
 
         assertThat(nextMessage()).isInstanceOfSatisfying(Result.class, r -> assertThat(r.id()).isEqualTo(RequestId.of(17)));
         assertThat(events.poll(300, TimeUnit.MILLISECONDS)).as("no stream-lost after a graceful end").isNull();
+    }
+
+    @Test
+    void aNotificationTheUpstreamNeverAcknowledgesFailsAtItsTimeoutAsUnanswered() throws Exception {
+        CountDownLatch testOver = new CountDownLatch(1);
+        HttpServer silent = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        silent.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        silent.createContext("/mcp", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            try {
+                testOver.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.close();
+        });
+        silent.start();
+        ModernHttpTransport toSilent = new ModernHttpTransport(new UpstreamEndpoint.Http(
+                URI.create("http://127.0.0.1:" + silent.getAddress().getPort() + "/mcp"), Map.of(),
+                UpstreamEndpoint.HttpKind.STREAMABLE));
+        toSilent.start(events::add);
+        try {
+            assertThatThrownBy(() -> toSilent.send(new Outbound(new Notification("notifications/roots/list_changed", null),
+                    Map.of(), Duration.ofMillis(300))))
+                    .isInstanceOf(UpstreamUnavailableException.class).hasMessageContaining("did not answer");
+        } finally {
+            testOver.countDown();
+            toSilent.close();
+            silent.stop(0);
+        }
     }
 
     @Test
