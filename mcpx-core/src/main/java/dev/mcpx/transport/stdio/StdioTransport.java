@@ -80,7 +80,7 @@ final class StdioTransport implements Transport {
                     break;
                 }
                 switch (line) {
-                    case LineReader.Line.Text text -> deliver(text.value(), events);
+                    case LineReader.Line.Text text -> deliver(text.bytes(), events);
                     case LineReader.Line.TooLong tooLong -> tooLong(tooLong, events);
                 }
             }
@@ -112,15 +112,28 @@ final class StdioTransport implements Transport {
         }
     }
 
-    private void deliver(String line, Consumer<TransportEvent> events) {
-        if (line.isBlank()) {
+    private void deliver(byte[] line, Consumer<TransportEvent> events) {
+        if (blank(line)) {
             return;
         }
         try {
-            events.accept(new TransportEvent.Received(codec.decode(line)));
+            events.accept(new TransportEvent.Received(codec.decode(line, 0, line.length)));
         } catch (MalformedMessageException e) {
-            events.accept(new TransportEvent.Undecodable(excerpt(line), e));
+            events.accept(new TransportEvent.Undecodable(excerpt(new String(line, StandardCharsets.UTF_8)), e));
         }
+    }
+
+    /** Whether the line is empty or white space only (as {@link String#isBlank} tells for the usual ones). */
+    private static boolean blank(byte[] line) {
+        for (byte b : line) {
+            if (b < 0) {
+                return new String(line, StandardCharsets.UTF_8).isBlank();
+            }
+            if (!Character.isWhitespace(b)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private McpException exited(Process child) {
@@ -181,7 +194,7 @@ final class StdioTransport implements Transport {
         if (out == null || closing || broken != null) {
             throw new UpstreamUnavailableException("upstream " + description() + " is not running");
         }
-        byte[] line = (codec.encode(outbound.message()) + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] line = codec.encodeBytes(outbound.message());
         Duration deadline = outbound.timeout() != null ? outbound.timeout() : DEFAULT_WRITE_TIMEOUT;
         PendingWrite pending = new PendingWrite(line);
         Thread.ofVirtual().name("mcpx-stdio-in").start(() -> write(out, pending));
@@ -214,6 +227,7 @@ final class StdioTransport implements Transport {
                 return;
             }
             out.write(pending.line);
+            out.write('\n');
             out.flush();
             pending.written.complete(null);
         } catch (IOException e) {
