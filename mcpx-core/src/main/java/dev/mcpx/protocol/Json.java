@@ -32,8 +32,18 @@ public final class Json {
         return MAPPER.readTree(text);
     }
 
+    /** Parses UTF-8 JSON without a String in between; throws {@link JacksonException} when it is not JSON. */
+    public static JsonNode parse(byte[] utf8, int offset, int length) {
+        return MAPPER.readTree(utf8, offset, length);
+    }
+
     public static String write(JsonNode node) {
         return MAPPER.writeValueAsString(node);
+    }
+
+    /** The UTF-8 of {@link #write}, without a String in between. */
+    public static byte[] writeBytes(JsonNode node) {
+        return MAPPER.writeValueAsBytes(node);
     }
 
     /** The string at {@code field}, or null when absent or not a string. */

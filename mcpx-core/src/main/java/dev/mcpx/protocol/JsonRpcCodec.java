@@ -5,6 +5,7 @@ import dev.mcpx.protocol.JsonRpcMessage.Notification;
 import dev.mcpx.protocol.JsonRpcMessage.Request;
 import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.MalformedMessageException.Kind;
+import java.nio.charset.StandardCharsets;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -48,6 +49,24 @@ public final class JsonRpcCodec {
             tree = Json.parse(text);
         } catch (JacksonException e) {
             throw new MalformedMessageException(Kind.NOT_JSON, "not JSON: " + firstLine(e.getOriginalMessage()), null);
+        }
+        return decode(tree);
+    }
+
+    /**
+     * Decodes UTF-8 bytes as {@link #decode(String)} decodes their text, without the String: the
+     * stdio transport's lines come as bytes. Bytes the parser refuses go the String's way, so
+     * malformed UTF-8 is read (as U+FFFD) and reported exactly as before.
+     */
+    public JsonRpcMessage decode(byte[] utf8, int offset, int length) {
+        if (length > maxChars) {
+            return decode(new String(utf8, offset, length, StandardCharsets.UTF_8));
+        }
+        JsonNode tree;
+        try {
+            tree = Json.parse(utf8, offset, length);
+        } catch (JacksonException e) {
+            return decode(new String(utf8, offset, length, StandardCharsets.UTF_8));
         }
         return decode(tree);
     }
@@ -155,6 +174,11 @@ public final class JsonRpcCodec {
 
     public String encode(JsonRpcMessage message) {
         return Json.write(toTree(message));
+    }
+
+    /** The UTF-8 of {@link #encode}, without a String in between. */
+    public byte[] encodeBytes(JsonRpcMessage message) {
+        return Json.writeBytes(toTree(message));
     }
 
     private static String firstLine(String text) {

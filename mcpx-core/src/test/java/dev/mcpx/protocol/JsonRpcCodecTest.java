@@ -8,6 +8,7 @@ import dev.mcpx.protocol.JsonRpcMessage.Notification;
 import dev.mcpx.protocol.JsonRpcMessage.Request;
 import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.MalformedMessageException.Kind;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -104,5 +105,27 @@ class JsonRpcCodecTest {
         assertThatThrownBy(() -> codec.decode("}{"))
                 .isInstanceOfSatisfying(MalformedMessageException.class,
                         e -> assertThat(e.toError().code()).isEqualTo(ErrorCodes.PARSE_ERROR));
+    }
+
+    @Test
+    void bytesDecodeAndEncodeAsTheirText() {
+        String line = "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"text\":\"h\u00e9 \u20ac \uD83D\uDE00\"}}";
+        byte[] utf8 = ("xx" + line).getBytes(StandardCharsets.UTF_8);
+        JsonRpcMessage fromBytes = codec.decode(utf8, 2, utf8.length - 2);
+        assertThat(fromBytes).isEqualTo(codec.decode(line));
+        assertThat(new String(codec.encodeBytes(fromBytes), StandardCharsets.UTF_8)).isEqualTo(codec.encode(fromBytes));
+    }
+
+    @Test
+    void bytesThatAreNotUtf8AreReadAsTheirTextWouldBe() {
+        byte[] head = "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"text\":\"".getBytes(StandardCharsets.UTF_8);
+        byte[] tail = "\"}}".getBytes(StandardCharsets.UTF_8);
+        byte[] line = new byte[head.length + 1 + tail.length];
+        System.arraycopy(head, 0, line, 0, head.length);
+        line[head.length] = (byte) 0xff;
+        System.arraycopy(tail, 0, line, head.length + 1, tail.length);
+        assertThat(codec.decode(line, 0, line.length)).isEqualTo(codec.decode(new String(line, StandardCharsets.UTF_8)));
+        assertThatThrownBy(() -> codec.decode("}{".getBytes(StandardCharsets.UTF_8), 0, 2))
+                .isInstanceOfSatisfying(MalformedMessageException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NOT_JSON));
     }
 }

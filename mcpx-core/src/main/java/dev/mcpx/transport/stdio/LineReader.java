@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Reads LF-terminated UTF-8 lines with a size limit: a longer line is skipped to its end and
@@ -17,7 +18,30 @@ import java.nio.charset.StandardCharsets;
 final class LineReader {
 
     sealed interface Line {
-        record Text(String value) implements Line {
+        /** One line's UTF-8 bytes, without its LF (or CR LF): decoded straight from them, never via a String. */
+        record Text(byte[] bytes) implements Line {
+            Text(String value) {
+                this(value.getBytes(StandardCharsets.UTF_8));
+            }
+
+            String value() {
+                return new String(bytes, StandardCharsets.UTF_8);
+            }
+
+            @Override
+            public boolean equals(Object other) {
+                return other instanceof Text text && Arrays.equals(bytes, text.bytes);
+            }
+
+            @Override
+            public int hashCode() {
+                return Arrays.hashCode(bytes);
+            }
+
+            @Override
+            public String toString() {
+                return "Text[" + value() + "]";
+            }
         }
 
         /** {@code head}: what the scan found ({@link ResponseHead#UNKNOWN} when not scanned). */
@@ -68,11 +92,8 @@ final class LineReader {
     }
 
     private Line text() {
-        String line = buffer.toString(StandardCharsets.UTF_8);
-        if (line.endsWith("\r")) {
-            line = line.substring(0, line.length() - 1);
-        }
-        return new Line.Text(line);
+        byte[] line = buffer.toByteArray();
+        return new Line.Text(line.length > 0 && line[line.length - 1] == '\r' ? Arrays.copyOf(line, line.length - 1) : line);
     }
 
     /** The bytes of the current line up to (and consuming) its LF; end of stream after it. */

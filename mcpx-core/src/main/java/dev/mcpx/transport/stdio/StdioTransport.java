@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -45,6 +46,8 @@ final class StdioTransport implements Transport {
     private final UpstreamEndpoint.Stdio endpoint;
     private final JsonRpcCodec codec;
     private final ReentrantLock writeLock = new ReentrantLock();
+    /** Lines for the child's stdin, written in order by its one writer thread. */
+    private final LinkedBlockingQueue<PendingWrite> writes = new LinkedBlockingQueue<>();
     private final StderrTail stderrTail = new StderrTail(20);
     private volatile Process process;
     private volatile OutputStream stdin;
@@ -67,6 +70,8 @@ final class StdioTransport implements Transport {
         }
         stdin = process.getOutputStream();
         Process child = process;
+        OutputStream in = stdin;
+        Thread.ofVirtual().name("mcpx-stdio-in-" + child.pid()).start(() -> writeLines(in));
         stderrPump = Thread.ofVirtual().name("mcpx-stdio-err-" + child.pid()).start(() -> pumpStderr(child.getErrorStream()));
         Thread.ofVirtual().name("mcpx-stdio-out-" + child.pid()).start(() -> pumpStdout(child, events));
     }
@@ -80,7 +85,7 @@ final class StdioTransport implements Transport {
                     break;
                 }
                 switch (line) {
-                    case LineReader.Line.Text text -> deliver(text.value(), events);
+                    case LineReader.Line.Text text -> deliver(text.bytes(), events);
                     case LineReader.Line.TooLong tooLong -> tooLong(tooLong, events);
                 }
             }
@@ -112,15 +117,28 @@ final class StdioTransport implements Transport {
         }
     }
 
-    private void deliver(String line, Consumer<TransportEvent> events) {
-        if (line.isBlank()) {
+    private void deliver(byte[] line, Consumer<TransportEvent> events) {
+        if (blank(line)) {
             return;
         }
         try {
-            events.accept(new TransportEvent.Received(codec.decode(line)));
+            events.accept(new TransportEvent.Received(codec.decode(line, 0, line.length)));
         } catch (MalformedMessageException e) {
-            events.accept(new TransportEvent.Undecodable(excerpt(line), e));
+            events.accept(new TransportEvent.Undecodable(excerpt(new String(line, StandardCharsets.UTF_8)), e));
         }
+    }
+
+    /** Whether the line is empty or white space only (as {@link String#isBlank} tells for the usual ones). */
+    private static boolean blank(byte[] line) {
+        for (byte b : line) {
+            if (b < 0) {
+                return new String(line, StandardCharsets.UTF_8).isBlank();
+            }
+            if (!Character.isWhitespace(b)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private McpException exited(Process child) {
@@ -171,9 +189,10 @@ final class StdioTransport implements Transport {
 
     /**
      * Writes one line to the child's stdin. A child that stops reading fills the pipe and the
-     * write blocks; so the write runs on its own thread and the sender waits at most the
-     * message's timeout. A write that misses it means the child is broken: it is killed, its
-     * callers fail at once and the pool restarts it, as after a crash.
+     * write blocks; so the child's writer thread writes it and the sender waits at most the
+     * message's timeout (a grandchild can hold the pipe open after a kill, so a sender must never
+     * be the one blocked in the write). A write that misses it means the child is broken: it is
+     * killed, its callers fail at once and the pool restarts it, as after a crash.
      */
     @Override
     public void send(Outbound outbound) {
@@ -181,10 +200,10 @@ final class StdioTransport implements Transport {
         if (out == null || closing || broken != null) {
             throw new UpstreamUnavailableException("upstream " + description() + " is not running");
         }
-        byte[] line = (codec.encode(outbound.message()) + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] line = codec.encodeBytes(outbound.message());
         Duration deadline = outbound.timeout() != null ? outbound.timeout() : DEFAULT_WRITE_TIMEOUT;
         PendingWrite pending = new PendingWrite(line);
-        Thread.ofVirtual().name("mcpx-stdio-in").start(() -> write(out, pending));
+        writes.add(pending);
         try {
             pending.written.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
@@ -207,6 +226,17 @@ final class StdioTransport implements Transport {
         }
     }
 
+    /** The child's one writer: one thread for its life instead of one per line; ends at {@link PendingWrite#END}. */
+    private void writeLines(OutputStream out) {
+        try {
+            for (PendingWrite pending = writes.take(); pending != PendingWrite.END; pending = writes.take()) {
+                write(out, pending);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private void write(OutputStream out, PendingWrite pending) {
         writeLock.lock();
         try {
@@ -214,9 +244,11 @@ final class StdioTransport implements Transport {
                 return;
             }
             out.write(pending.line);
+            out.write('\n');
             out.flush();
             pending.written.complete(null);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            // the writer lives on: the next line fails as fast, never waits for a writer that died
             pending.written.completeExceptionally(e);
         } finally {
             writeLock.unlock();
@@ -228,6 +260,8 @@ final class StdioTransport implements Transport {
         static final int WAITING = 0;
         static final int WRITING = 1;
         static final int ABANDONED = 2;
+        /** Put last by {@link #close}: the writer thread ends there. */
+        static final PendingWrite END = new PendingWrite(new byte[0]);
 
         final byte[] line;
         final CompletableFuture<Void> written = new CompletableFuture<>();
@@ -279,6 +313,7 @@ final class StdioTransport implements Transport {
         if (p == null) {
             return;
         }
+        writes.add(PendingWrite.END);
         if (!writeSettles()) {
             // a write stuck on a full pipe would block closing stdin: the child is not reading anyway
             p.descendants().forEach(ProcessHandle::destroyForcibly);

@@ -41,6 +41,27 @@ class QueuedWriteTest {
         }
     }
 
+    @Test
+    void everyLineToAChildThatClosedItsStdinFailsAtOnce() throws Exception {
+        StdioTransport transport = new StdioTransport(UpstreamEndpoint.Stdio.of("sh", "-c", "exec 0<&-; sleep 600"),
+                4 * 1024 * 1024);
+        transport.start(event -> { });
+        try {
+            for (int i = 0; i < 3; i++) {
+                long start = System.nanoTime();
+                Throwable failed = null;
+                // the first lines may fit the pipe before the child has closed its end
+                for (int tries = 0; tries < 100 && failed == null; tries++) {
+                    failed = catchThrowable(() -> transport.send(note("x".repeat(70_000), Duration.ofSeconds(30))));
+                }
+                assertThat(failed).isInstanceOf(UpstreamUnavailableException.class).hasMessageContaining("stopped reading");
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+            }
+        } finally {
+            transport.close();
+        }
+    }
+
     private static Outbound note(String text, Duration timeout) {
         return new Outbound(new Notification("notifications/message", Json.object().put("text", text)), Map.of(), timeout);
     }
