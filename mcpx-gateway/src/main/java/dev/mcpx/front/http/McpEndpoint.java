@@ -106,27 +106,29 @@ final class McpEndpoint {
                     "body too large: the limit is " + maxBody + " bytes (maxMessageBytes)"));
             return;
         }
-        JsonRpcMessage hostMessage;
+        JsonRpcMessage decoded;
         try {
-            hostMessage = codec.decode(body);
+            decoded = codec.decode(body);
         } catch (MalformedMessageException e) {
             Replies.error(response, callback, 400, e.id(), e.toError());
             return;
         }
         HttpFields headers = request.getHeaders();
-        hostMessage = TraceHeaders.intoMeta(hostMessage, headers);
+        JsonRpcMessage hostMessage = TraceHeaders.intoMeta(decoded, headers);
+        // the body is the message's text unless trace headers went into its _meta
+        String hostText = hostMessage == decoded ? body : null;
         String sessionId = headers.get(SESSION_HEADER);
         String version = headers.get("MCP-Protocol-Version");
         boolean modern = ProtocolVersion.LATEST_MODERN.wire().equals(version)
                 || hostMessage instanceof Request r && HostRequests.eraOf(r) == Era.MODERN;
         try {
-            post(hostMessage, sessionId, version, modern, request, response, callback);
+            post(hostMessage, hostText, sessionId, version, modern, request, response, callback);
         } catch (SessionStoreException e) {
             storeUnreachable(e, idOf(hostMessage), response, callback);
         }
     }
 
-    private void post(JsonRpcMessage hostMessage, String sessionId, String version, boolean modern,
+    private void post(JsonRpcMessage hostMessage, String hostText, String sessionId, String version, boolean modern,
                       org.eclipse.jetty.server.Request request, Response response, Callback callback) throws Exception {
         if (hostMessage instanceof Request hostRequest && Methods.INITIALIZE.equals(hostRequest.method()) && !modern) {
             initialize(hostRequest, response, callback);
@@ -136,7 +138,7 @@ final class McpEndpoint {
                 Replies.error(response, callback, 404, idOf(hostMessage),
                         JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Session not found: " + sessionId));
             } else {
-                legacy(session, hostMessage, version, request, response, callback);
+                legacy(session, hostMessage, hostText, version, response, callback);
             }
         } else if (modern) {
             modern(hostMessage, request, response, callback);
@@ -190,8 +192,9 @@ final class McpEndpoint {
         }
     }
 
-    private void legacy(LegacySession session, JsonRpcMessage hostMessage, String version,
-                        org.eclipse.jetty.server.Request request, Response response, Callback callback) {
+    /** {@code hostText}: the host's message as JSON text, or null when only {@code hostMessage} has it all. */
+    private void legacy(LegacySession session, JsonRpcMessage hostMessage, String hostText, String version,
+                        Response response, Callback callback) {
         if (version != null && ProtocolVersion.fromWire(version).filter(v -> v.era() == Era.LEGACY).isEmpty()) {
             Replies.error(response, callback, 400, idOf(hostMessage), JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
                     "Bad Request: unsupported MCP-Protocol-Version " + version + " for this session (" + session.version + ")"));
@@ -206,7 +209,7 @@ final class McpEndpoint {
                 Replies.accepted(response, callback);
             }
             case Request hostRequest when HostRequests.routed(hostRequest.method()) ->
-                    streamCall(hostRequest, Era.LEGACY, session.host, session, response, callback);
+                    streamCall(hostRequest, hostText, Era.LEGACY, session.host, session, response, callback);
             case Request hostRequest -> {
                 JsonRpcMessage answer = session.host.take(hostRequest, Era.LEGACY, new Cancellation()).answer(HostChannel.NONE);
                 if (HostRequests.SUBSCRIPTION_METHODS.contains(hostRequest.method()) && answer instanceof Result) {
@@ -274,7 +277,7 @@ final class McpEndpoint {
             listen(hostRequest, response, callback);
         } else if (HostRequests.routed(hostRequest.method())
                 && !HostRequests.REMOVED_IN_MODERN.contains(hostRequest.method())) {
-            streamCall(hostRequest, Era.MODERN, alone, null, response, callback);
+            streamCall(hostRequest, null, Era.MODERN, alone, null, response, callback);
         } else {
             reply(Era.MODERN, alone.take(hostRequest, Era.MODERN, new Cancellation()).answer(HostChannel.NONE),
                     response, callback);
@@ -299,14 +302,15 @@ final class McpEndpoint {
      * one answer. A modern host that goes away cancels its call; a legacy one does not (2025-11-25:
      * disconnection is not cancellation), it resumes with GET and Last-Event-ID or cancels explicitly.
      */
-    private void streamCall(Request hostRequest, Era era, HostSession host, LegacySession session, Response response,
-                            Callback callback) {
+    private void streamCall(Request hostRequest, String hostText, Era era, HostSession host, LegacySession session,
+                            Response response, Callback callback) {
         Cancellation cancellation = new Cancellation();
         SseStream stream = session == null
                 ? SseStream.deferred(response, keepAlive, () -> cancellation.cancel("host disconnected"))
                 : SseStream.resumableCall(session.replay, sse, response, keepAlive);
         if (session != null) {
-            stream.running(codec.encode(hostRequest));
+            // the host's own text when there is one: a call answered as JSON (most) never needs it
+            stream.running(hostText != null ? hostText : codec.encode(hostRequest));
         }
         JsonRpcMessage hostResult = host.take(hostRequest, era, cancellation).answer(stream::send);
         // a call the host cancelled gets no response (MCP cancellation rules)

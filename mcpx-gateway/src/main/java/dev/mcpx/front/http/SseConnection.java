@@ -4,9 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -26,11 +23,11 @@ import org.eclipse.jetty.server.Response;
 final class SseConnection {
 
     /**
-     * One timer for every response's keep-alives: most calls answer long before their first
+     * One clock for every response's keep-alives: most calls answer long before their first
      * keep-alive, so a sleeping thread per response was pure cost; a due keep-alive is written on
      * a virtual thread of its own, since a write to a slow host blocks.
      */
-    private static final ScheduledThreadPoolExecutor KEEP_ALIVES = keepAliveTimer();
+    private static final KeepAliveClock KEEP_ALIVES = new KeepAliveClock("mcpx-sse-keepalive");
 
     private final Response response;
     private final Consumer<SseConnection> onBroken;
@@ -42,7 +39,7 @@ final class SseConnection {
     private boolean broken;
     private boolean finished;
     /** The next keep-alive, cancelled when the response ends. Guarded by {@link #lock}. */
-    private ScheduledFuture<?> keepAlive;
+    private KeepAliveClock.Due keepAlive;
 
     /**
      * @param prologue gives what is written first when the response turns into SSE (a priming event, a
@@ -78,33 +75,26 @@ final class SseConnection {
         return connection;
     }
 
-    private static ScheduledThreadPoolExecutor keepAliveTimer() {
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
-                Thread.ofPlatform().name("mcpx-sse-keepalive").daemon().factory());
-        timer.setRemoveOnCancelPolicy(true);
-        return timer;
-    }
-
     private void startKeepAlive(Duration first, Duration interval) {
         lock.lock();
         try {
             if (broken || finished) {
                 return;
             }
-            keepAlive = KEEP_ALIVES.schedule(() -> Thread.ofVirtual().name("mcpx-sse-keepalive").start(() -> {
+            keepAlive = KEEP_ALIVES.schedule(first, () -> {
                 if (write(":\n\n", false)) {
                     startKeepAlive(interval, interval);
                 }
-            }), first.toNanos(), TimeUnit.NANOSECONDS);
+            });
         } finally {
             lock.unlock();
         }
     }
 
-    /** The response is over: its pending keep-alive leaves the timer. Called with {@link #lock} held. */
+    /** The response is over: its pending keep-alive is cancelled. Called with {@link #lock} held. */
     private void stopKeepAlive() {
         if (keepAlive != null) {
-            keepAlive.cancel(false);
+            keepAlive.cancel();
             keepAlive = null;
         }
     }
