@@ -3,10 +3,10 @@ package dev.mcpx.cli;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 
 /**
@@ -18,6 +18,7 @@ import ch.qos.logback.core.spi.ContextAwareBase;
 public final class StderrLogConfigurator extends ContextAwareBase implements Configurator {
 
     static final String APPENDER = "STDERR";
+    /** What each line looks like, as a Logback pattern: {@link StderrLineLayout} writes it. */
     static final String PATTERN = "%d{HH:mm:ss.SSS} %-5level %logger{0} - %msg%replace( [%X{call}]){' \\[\\]', ''}%n";
 
     @Override
@@ -25,9 +26,12 @@ public final class StderrLogConfigurator extends ContextAwareBase implements Con
         if (System.getProperty("logback.configurationFile") != null) {
             return ExecutionStatus.INVOKE_NEXT_IF_ANY;
         }
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        StderrLineLayout layout = new StderrLineLayout();
+        layout.setContext(context);
+        layout.start();
+        LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
         encoder.setContext(context);
-        encoder.setPattern(PATTERN);
+        encoder.setLayout(layout);
         encoder.start();
         ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
         stderr.setContext(context);

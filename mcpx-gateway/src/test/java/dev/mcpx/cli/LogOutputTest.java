@@ -26,7 +26,8 @@ class LogOutputTest {
         }
         assertThat(Files.readString(classes))
                 .contains("dev.mcpx.cli.StderrLogConfigurator")
-                .doesNotContain("ch.qos.logback.classic.joran.JoranConfigurator", "javax.xml.parsers.SAXParserFactory");
+                .doesNotContain("ch.qos.logback.classic.joran.JoranConfigurator", "javax.xml.parsers.SAXParserFactory",
+                        "ch.qos.logback.classic.PatternLayout ");
     }
 
     @Test
