@@ -25,7 +25,7 @@ final class Logging {
      */
     static void json() {
         if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)
-                || !(context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender("STDERR")
+                || !(context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender(StderrLogConfigurator.APPENDER)
                 instanceof ConsoleAppender<ILoggingEvent> stderr)) {
             return;
         }

@@ -1,0 +1,73 @@
+package dev.mcpx.install;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The JVM options bin/mcpx chooses, seen by a stand-in java that prints them: on 2 cores or fewer
+ * C1 only and the serial collector from a small heap, unless MCPX_JAVA_OPTS chooses; the AOT cache
+ * mapped where it was written for. {@code nproc} is a stand-in too, saying how many cores.
+ */
+class LauncherJvmOptionsTest {
+
+    @TempDir
+    Path clone;
+
+    private Path javaHome;
+
+    @BeforeEach
+    void cloneWithABuiltJar() throws Exception {
+        for (String script : List.of("mcpx", "find-java", "mcpx-aot")) {
+            Files.createDirectories(clone.resolve("bin"));
+            Files.copy(Script.root().resolve("bin").resolve(script), clone.resolve("bin").resolve(script));
+        }
+        Files.createDirectories(clone.resolve("mcpx-gateway/target"));
+        Files.writeString(clone.resolve("mcpx-gateway/target/mcpx.jar"), "a jar");
+        javaHome = Script.fakeJavaHome(clone.resolve("jdk"), "25.0.3", "");
+        Script.write(javaHome.resolve("bin/java"), "echo \"$*\"");
+    }
+
+    private String javaOptions(int cores, Map<String, String> variables) throws Exception {
+        Script.write(clone.resolve("fake-bin/nproc"), "echo " + cores);
+        Map<String, String> environment = new HashMap<>(Map.of("PATH", clone.resolve("fake-bin") + ":/usr/bin:/bin",
+                "HOME", clone.toString(), "JAVA_HOME", javaHome.toString(), "MCPX_AOT", "0"));
+        environment.putAll(variables);
+        Script run = Script.run(clone, environment, List.of(clone.resolve("bin/mcpx").toString(), "--version"));
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        return run.out();
+    }
+
+    @Test
+    void onTwoCoresTheSerialCollectorStartsFromASmallHeap() throws Exception {
+        assertThat(javaOptions(2, Map.of())).contains("-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms8m");
+    }
+
+    @Test
+    void onMoreCoresTheJvmChooses() throws Exception {
+        assertThat(javaOptions(8, Map.of())).doesNotContain("TieredStopAtLevel", "UseSerialGC", "-Xms");
+    }
+
+    @Test
+    void aCollectorOrHeapInMcpxJavaOptsWins() throws Exception {
+        assertThat(javaOptions(2, Map.of("MCPX_JAVA_OPTS", "-XX:+UseG1GC"))).doesNotContain("UseSerialGC", "-Xms8m");
+        assertThat(javaOptions(2, Map.of("MCPX_JAVA_OPTS", "-Xms64m"))).doesNotContain("UseSerialGC", "-Xms8m");
+    }
+
+    @Test
+    void theAotCacheIsMappedWhereItWasWritten() throws Exception {
+        Path cache = Files.writeString(clone.resolve("mcpx-gateway/target/mcpx.aot"), "a cache");
+        Files.setLastModifiedTime(cache, FileTime.from(Instant.now().plusSeconds(60)));
+        assertThat(javaOptions(2, Map.of("MCPX_AOT", "1")))
+                .contains("-XX:AOTCache=" + cache, "-XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0");
+    }
+}
