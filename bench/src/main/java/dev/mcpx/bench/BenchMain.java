@@ -11,7 +11,7 @@ import java.util.Set;
  * Runs the end-to-end benchmarks (and the JMH ones) and writes docs/benchmarks.md.
  *
  * <pre>
- * bench/run [--sections hop,load,heal,startup,scale,redis,telemetry,jmh] [--rounds 3] [--window-ms 2000]
+ * bench/run [--sections hop,load,heal,startup,firstlist,scale,redis,telemetry,jmh] [--rounds 3] [--window-ms 2000]
  *           [--warmup-ms 500] [--callers 1,8,32,128] [--setups direct,mcpx] [--upstreams legacy-http,stdio,modern-http]
  *           [--out docs/benchmarks.md]
  * </pre>
@@ -37,6 +37,9 @@ public final class BenchMain {
         }
         if (options.sections().contains("startup")) {
             report.startup(StartupBench.run(env, 5));
+        }
+        if (options.sections().contains("firstlist")) {
+            report.firstList(FirstListBench.run(env, 5));
         }
         if (options.sections().contains("scale")) {
             report.scale(ScaleBench.inFlight(env, 1000, 2, 2000), ScaleBench.bigCatalogue(env, 10_000, 5));
@@ -64,7 +67,7 @@ public final class BenchMain {
                    Set<String> setups, Set<String> upstreams, Path out, String commandLine) {
 
         static Options parse(String[] args) {
-            Set<String> sections = Set.of("hop", "load", "heal", "startup", "scale", "redis", "telemetry", "jmh");
+            Set<String> sections = Set.of("hop", "load", "heal", "startup", "firstlist", "scale", "redis", "telemetry", "jmh");
             int rounds = 3;
             long window = 2000;
             long warmup = 500;

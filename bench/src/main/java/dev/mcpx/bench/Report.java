@@ -192,6 +192,17 @@ final class Report {
         sections.add(md.toString());
     }
 
+    void firstList(FirstListBench.FirstList first) {
+        sections.add(fmt("## First tools/list%n%nFrom launch to the first answered `tools/list` that names the upstream's "
+                + "tool, over stdio with one fast stdio upstream (the stdio fake): through `bin/mcpx serve --stdio` "
+                + "(its defaults) %.0f ms, straight from the upstream %.0f ms (medians of %d launches each, in turn).%n",
+                first.throughMcpxMillis(), first.directMillis(), first.launches()));
+        targets.add(new Target("first tools/list, one fast stdio upstream", "<= direct + 150 ms",
+                fmt("%.0f ms (direct %.0f ms, %+.0f ms)", first.throughMcpxMillis(), first.directMillis(),
+                        first.throughMcpxMillis() - first.directMillis()),
+                first.throughMcpxMillis() <= first.directMillis() + 150));
+    }
+
     void startup(List<StartupBench.Startup> startups) {
         StringBuilder md = new StringBuilder("## Start-up and memory\n\n");
         md.append("Start-up: from launching `bin/mcpx serve` (with ").append(StartupBench.UPSTREAMS)
