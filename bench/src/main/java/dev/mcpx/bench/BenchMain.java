@@ -28,6 +28,9 @@ public final class BenchMain {
         if (options.sections().contains("hop")) {
             report.hop(HopBench.run(env, options.rounds(), Duration.ofMillis(options.windowMillis()), options.upstreams()));
         }
+        if (options.sections().contains("floor")) {
+            report.floor(FloorBench.run(env));
+        }
         if (options.sections().contains("load")) {
             report.load(LoadBench.run(env, options.callers(), options.setups(), options.rounds(),
                     Duration.ofMillis(options.warmupMillis()), Duration.ofMillis(options.windowMillis())));
@@ -67,7 +70,7 @@ public final class BenchMain {
                    Set<String> setups, Set<String> upstreams, Path out, String commandLine) {
 
         static Options parse(String[] args) {
-            Set<String> sections = Set.of("hop", "load", "heal", "startup", "firstlist", "scale", "redis", "telemetry", "jmh");
+            Set<String> sections = Set.of("hop", "floor", "load", "heal", "startup", "firstlist", "scale", "redis", "telemetry", "jmh");
             int rounds = 3;
             long window = 2000;
             long warmup = 500;

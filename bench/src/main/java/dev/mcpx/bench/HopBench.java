@@ -41,12 +41,7 @@ final class HopBench {
     record Latency(String setup, double firstHundredP50Millis, double warmP50Millis) {
     }
 
-    /** A wrk run: calls/s, its p50, the gateway's CPU per call, answers that were no result. */
-    record Wrk(String setup, double callsPerSecond, double p50Millis, double cpuMicrosPerCall, double switchesPerCall,
-               long badAnswers) {
-    }
-
-    record Result(int rounds, List<Cell> cells, List<Latency> latencies, List<Wrk> wrk, String wrkMissing) {
+    record Result(int rounds, List<Cell> cells, List<Latency> latencies, List<WrkRun.Wrk> wrk, String wrkMissing) {
     }
 
     private HopBench() {
@@ -57,18 +52,18 @@ final class HopBench {
         String wrk = wrkPath();
         List<List<Cell>> cellRounds = new ArrayList<>();
         List<List<Latency>> latencyRounds = new ArrayList<>();
-        List<List<Wrk>> wrkRounds = new ArrayList<>();
+        List<List<WrkRun.Wrk>> wrkRounds = new ArrayList<>();
         try (FastUpstream legacy = FastUpstream.start(FastUpstream.Era.LEGACY, 1);
              FastUpstream modern = FastUpstream.start(FastUpstream.Era.MODERN, 1)) {
             for (int round = 1; round <= rounds; round++) {
                 List<Cell> cells = new ArrayList<>();
                 List<Latency> latencies = new ArrayList<>();
-                List<Wrk> wrks = new ArrayList<>();
+                List<WrkRun.Wrk> wrks = new ArrayList<>();
                 if (only.isEmpty() || only.contains("legacy-http")) {
                     direct(env, "direct / legacy-http", HostClients.legacyHost("hop-direct-legacy", legacy.url()), window,
                             cells, latencies);
                     if (wrk != null) {
-                        wrks.add(wrk(env, wrk, "direct / legacy-http", legacy.url(), null, "echo", -1));
+                        wrks.add(WrkRun.run(env, wrk, "direct / legacy-http", legacy.url(), null, "echo", -1, WRK_CONNECTIONS, 5));
                     }
                 }
                 if (only.isEmpty() || only.contains("stdio")) {
@@ -90,8 +85,8 @@ final class HopBench {
                             String tool = prefix + "__echo";
                             measure(setup, host, tool, gateway.process().pid(), window, cells, latencies);
                             if (wrk != null && !upstream.equals("modern-http")) {
-                                wrks.add(wrk(env, wrk, setup, gateway.url(), initializeSession(gateway.url()), tool,
-                                        gateway.process().pid()));
+                                wrks.add(WrkRun.run(env, wrk, setup, gateway.url(), initializeSession(gateway.url()), tool,
+                                        gateway.process().pid(), WRK_CONNECTIONS, 5));
                             }
                         } finally {
                             host.close();
@@ -208,7 +203,7 @@ final class HopBench {
     }
 
     /** The gateway's /status until every upstream is up: the first calls measure the hop, not a child's start. */
-    private static void awaitUpstreamsUp(URI url) throws IOException, InterruptedException {
+    static void awaitUpstreamsUp(URI url) throws IOException, InterruptedException {
         URI status = url.resolve("/status");
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         try (http) {
@@ -227,7 +222,7 @@ final class HopBench {
     }
 
     /** A legacy session on the gateway for wrk's requests: initialize, then initialized. */
-    private static String initializeSession(URI url) throws IOException, InterruptedException {
+    static String initializeSession(URI url) throws IOException, InterruptedException {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         try (http) {
             HttpResponse<String> init = http.send(post(url, null, """
@@ -250,77 +245,6 @@ final class HopBench {
             builder.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-11-25");
         }
         return builder.build();
-    }
-
-    private static final Pattern RATE = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
-    private static final Pattern P50 = Pattern.compile("\\s50%\\s+([0-9.]+)(us|ms|s)");
-    private static final Pattern BAD = Pattern.compile("bad answers: (\\d+)");
-    private static final Pattern NON_2XX = Pattern.compile("Non-2xx or 3xx responses: (\\d+)");
-
-    /** wrk at 32 connections for 5 s; each request a tools/call with its own id, each answer checked for a result. */
-    private static Wrk wrk(BenchEnv env, String wrk, String setup, URI url, String session, String tool, long gatewayPid)
-            throws IOException, InterruptedException {
-        String headers = session == null ? "" : "wrk.headers[\"Mcp-Session-Id\"] = \"" + session + "\"\n"
-                + "wrk.headers[\"MCP-Protocol-Version\"] = \"2025-11-25\"\n";
-        String script = """
-                wrk.method = "POST"
-                wrk.headers["Content-Type"] = "application/json"
-                wrk.headers["Accept"] = "application/json, text/event-stream"
-                %s
-                local threads = {}
-                local count = 0
-                function setup(thread)
-                  count = count + 1
-                  thread:set("base", count * 100000000)
-                  table.insert(threads, thread)
-                end
-                function init(args)
-                  n = base
-                  bad = 0
-                end
-                function request()
-                  n = n + 1
-                  return wrk.format(nil, nil, nil, '{"jsonrpc":"2.0","id":' .. n ..
-                    ',"method":"tools/call","params":{"name":"%s","arguments":{"text":"hello"}}}')
-                end
-                function response(status, headers, body)
-                  if not string.find(body, '"result"', 1, true) then bad = bad + 1 end
-                end
-                function done(summary, latency, requests)
-                  local total = 0
-                  for _, t in ipairs(threads) do total = total + t:get("bad") end
-                  io.write("bad answers: " .. total .. "\\n")
-                end
-                """.formatted(headers, tool);
-        Files.createDirectories(env.logDir());
-        Path file = env.logDir().resolve("wrk-" + setup.replaceAll("[^a-z0-9]+", "-") + ".lua");
-        Files.writeString(file, script);
-        double cpuStart = gatewayPid < 0 ? Double.NaN : ProcStat.cpuMillis(gatewayPid);
-        double switchesStart = gatewayPid < 0 ? Double.NaN : ProcStat.contextSwitches(gatewayPid);
-        Process process = new ProcessBuilder(wrk, "-t2", "-c" + WRK_CONNECTIONS, "-d5s", "--latency", "-s", file.toString(),
-                url.toString()).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        process.waitFor();
-        double cpuEnd = gatewayPid < 0 ? Double.NaN : ProcStat.cpuMillis(gatewayPid);
-        double switchesEnd = gatewayPid < 0 ? Double.NaN : ProcStat.contextSwitches(gatewayPid);
-        Files.writeString(env.logDir().resolve(file.getFileName() + ".out"), output);
-        Matcher rate = RATE.matcher(output);
-        Matcher p50 = P50.matcher(output);
-        if (!rate.find() || !p50.find()) {
-            throw new IllegalStateException("wrk gave no rate for " + setup + ":\n" + output);
-        }
-        double callsPerSecond = Double.parseDouble(rate.group(1));
-        double p50Millis = Double.parseDouble(p50.group(1)) * switch (p50.group(2)) {
-            case "us" -> 0.001;
-            case "s" -> 1000.0;
-            default -> 1.0;
-        };
-        Matcher bad = BAD.matcher(output);
-        Matcher non2xx = NON_2XX.matcher(output);
-        long badAnswers = (bad.find() ? Long.parseLong(bad.group(1)) : 0) + (non2xx.find() ? Long.parseLong(non2xx.group(1)) : 0);
-        double calls = callsPerSecond * 5;
-        return new Wrk(setup, callsPerSecond, p50Millis, (cpuEnd - cpuStart) * 1000.0 / calls,
-                (switchesEnd - switchesStart) / calls, badAnswers);
     }
 
     /** wrk on PATH, or null. */
@@ -358,14 +282,14 @@ final class HopBench {
         return out;
     }
 
-    private static List<Wrk> medianWrk(List<List<Wrk>> rounds) {
-        List<Wrk> out = new ArrayList<>();
+    private static List<WrkRun.Wrk> medianWrk(List<List<WrkRun.Wrk>> rounds) {
+        List<WrkRun.Wrk> out = new ArrayList<>();
         for (int i = 0; i < rounds.getFirst().size(); i++) {
             int at = i;
-            List<Wrk> same = rounds.stream().map(r -> r.get(at)).toList();
-            out.add(new Wrk(same.getFirst().setup(), median(same.stream().mapToDouble(Wrk::callsPerSecond)),
-                    median(same.stream().mapToDouble(Wrk::p50Millis)), median(same.stream().mapToDouble(Wrk::cpuMicrosPerCall)),
-                    median(same.stream().mapToDouble(Wrk::switchesPerCall)), same.stream().mapToLong(Wrk::badAnswers).sum()));
+            List<WrkRun.Wrk> same = rounds.stream().map(r -> r.get(at)).toList();
+            out.add(new WrkRun.Wrk(same.getFirst().setup(), median(same.stream().mapToDouble(WrkRun.Wrk::callsPerSecond)),
+                    median(same.stream().mapToDouble(WrkRun.Wrk::p50Millis)), median(same.stream().mapToDouble(WrkRun.Wrk::cpuMicrosPerCall)),
+                    median(same.stream().mapToDouble(WrkRun.Wrk::switchesPerCall)), same.stream().mapToLong(WrkRun.Wrk::badAnswers).sum()));
         }
         return out;
     }

@@ -137,8 +137,8 @@ final class Report {
                     .append("own id, every answer checked for a `result` (bad answers: not a result, or not 2xx).\n\n");
             md.append("| set-up (wrk, 32 connections) | calls/s | p50 ms | gateway CPU us/call | gateway context switches/call "
                     + "| bad answers | vs direct |\n").append("|---|---:|---:|---:|---:|---:|---:|\n");
-            HopBench.Wrk direct = hop.wrk().stream().filter(w -> w.setup().startsWith("direct")).findFirst().orElse(null);
-            for (HopBench.Wrk w : hop.wrk()) {
+            WrkRun.Wrk direct = hop.wrk().stream().filter(w -> w.setup().startsWith("direct")).findFirst().orElse(null);
+            for (WrkRun.Wrk w : hop.wrk()) {
                 md.append(fmt("| %s | %.0f | %.3f | %s | %s | %d | %s |%n", w.setup(), w.callsPerSecond(), w.p50Millis(),
                         Double.isNaN(w.cpuMicrosPerCall()) ? "-" : fmt("%.0f", w.cpuMicrosPerCall()),
                         Double.isNaN(w.switchesPerCall()) ? "-" : fmt("%.1f", w.switchesPerCall()), w.badAnswers(),
@@ -190,6 +190,38 @@ final class Report {
                             h.failedCalls()), h.failedCalls() == 0 && h.healMillis() <= 5 * h.normalCallMillis() + 5));
         }
         sections.add(md.toString());
+    }
+
+    void floor(FloorBench.Result floor) {
+        StringBuilder md = new StringBuilder("## The hop against the floor of its stack\n\n");
+        if (floor.wrkMissing() != null) {
+            sections.add(md.append(floor.wrkMissing()).append(".\n").toString());
+            return;
+        }
+        md.append("One fast legacy HTTP upstream, `wrk` at 1 and at 16 connections for ").append(FloorBench.SECONDS)
+                .append(" s each after ").append(FloorBench.WARM_UP_SECONDS).append(" s at 1 connection; CPU and context ")
+                .append("switches per call are the proxy process's own, from /proc. `SocketFloorProxy`: a hand-written ")
+                .append("blocking proxy, one platform thread per connection carrying each call there and back. ")
+                .append("`JettyFloorProxy`: a bare proxy on mcpx's own HTTP stack (Jetty's server on virtual threads, ")
+                .append("Jetty's client completing from its selector), no MCP in it. A target below a stack's floor cannot ")
+                .append("be met by tuning the code on top of it.\n\n");
+        md.append("| proxy | 1 conn calls/s | p50 ms | CPU us/call | cs/call | 16 conns calls/s | CPU us/call | cs/call |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (FloorBench.Row r : floor.rows()) {
+            md.append(fmt("| %s | %.0f | %.3f | %s | %s | %.0f | %s | %s |%n", r.setup(), r.one().callsPerSecond(),
+                    r.one().p50Millis(), micros(r.one().cpuMicrosPerCall()), switches(r.one().switchesPerCall()),
+                    r.sixteen().callsPerSecond(), micros(r.sixteen().cpuMicrosPerCall()),
+                    switches(r.sixteen().switchesPerCall())));
+        }
+        sections.add(md.toString());
+    }
+
+    private static String micros(double value) {
+        return Double.isNaN(value) ? "-" : fmt("%.0f", value);
+    }
+
+    private static String switches(double value) {
+        return Double.isNaN(value) ? "-" : fmt("%.1f", value);
     }
 
     void firstList(FirstListBench.FirstList first) {
