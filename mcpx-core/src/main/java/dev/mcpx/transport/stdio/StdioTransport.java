@@ -77,7 +77,9 @@ final class StdioTransport implements Transport {
         OutputStream in = stdin;
         Thread.ofVirtual().name("mcpx-stdio-in-" + child.pid()).start(() -> writeLines(in));
         stderrPump = Thread.ofVirtual().name("mcpx-stdio-err-" + child.pid()).start(() -> pumpStderr(child.getErrorStream()));
-        Thread.ofVirtual().name("mcpx-stdio-out-" + child.pid()).start(() -> pumpStdout(child, events));
+        // a platform thread: a virtual thread's blocking pipe read wakes a spare carrier each time (the scheduler
+        // compensates for the pinned one)
+        Thread.ofPlatform().daemon().name("mcpx-stdio-out-" + child.pid()).start(() -> pumpStdout(child, events));
     }
 
     private void pumpStdout(Process child, Consumer<TransportEvent> events) {
