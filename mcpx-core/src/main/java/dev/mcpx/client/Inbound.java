@@ -77,12 +77,19 @@ final class Inbound {
         this.link = link;
     }
 
+    /**
+     * Everything from the client's current transport counts. From another one (a transport a
+     * re-probe has stood aside while it probes, or one an era switch replaced) only what belongs
+     * to a request still pending there counts: its answer or failure, and its progress, log lines
+     * and server requests (a false alarm keeps that request, and it must not lose them).
+     */
     void onTransportEvent(Transport source, TransportEvent event) {
-        if (source != link.transport() && !EraSwitch.answersARequest(event)) {
+        boolean current = source == link.transport();
+        if (!current && !EraSwitch.answersARequest(event) && !ofAPendingRequest(event)) {
             return;
         }
         switch (event) {
-            case TransportEvent.Received received -> onMessage(received.message(), received.relatedTo());
+            case TransportEvent.Received received -> onMessage(source, current, received.message(), received.relatedTo());
             case TransportEvent.Undecodable bad ->
                     log.warn("{}: dropped a line that is not JSON-RPC ({}): {}", name, bad.error().getMessage(), bad.excerpt());
             case TransportEvent.RequestFailed failed -> pending.fail(failed.id(), failed.error());
@@ -112,7 +119,21 @@ final class Inbound {
         }
     }
 
-    private void onMessage(JsonRpcMessage message, RequestId relatedTo) {
+    /** Whether {@code event} is a message of a pending request's: its progress, or a log line or server request on its stream. */
+    private boolean ofAPendingRequest(TransportEvent event) {
+        if (!(event instanceof TransportEvent.Received received)) {
+            return false;
+        }
+        return switch (received.message()) {
+            case Notification n when Methods.PROGRESS.equals(n.method()) && n.params() != null ->
+                    pending.get(RequestId.fromJson(n.params().get(MetaKeys.PROGRESS_TOKEN))) != null;
+            case Notification n when Methods.MESSAGE.equals(n.method()) -> pending.get(received.relatedTo()) != null;
+            case Request r -> pending.get(received.relatedTo()) != null;
+            default -> false;
+        };
+    }
+
+    private void onMessage(Transport source, boolean current, JsonRpcMessage message, RequestId relatedTo) {
         switch (message) {
             case Result result -> completeOrDrop(result.id(), message);
             case ErrorResponse error -> {
@@ -128,9 +149,9 @@ final class Inbound {
                             name, request.method());
             case Request request -> {
                 ServerRequestHandler handler = handlerFor(relatedTo);
-                Thread.ofVirtual().name("mcpx-server-request").start(() -> answer(request, handler));
+                Thread.ofVirtual().name("mcpx-server-request").start(() -> answer(source, request, handler));
             }
-            case Notification notification -> onNotification(notification, relatedTo);
+            case Notification notification -> onNotification(current, notification, relatedTo);
         }
     }
 
@@ -140,7 +161,7 @@ final class Inbound {
         }
     }
 
-    private void onNotification(Notification notification, RequestId relatedTo) {
+    private void onNotification(boolean current, Notification notification, RequestId relatedTo) {
         ObjectNode params = notification.params() == null ? Json.object() : notification.params();
         switch (notification.method()) {
             case Methods.PROGRESS -> {
@@ -161,7 +182,9 @@ final class Inbound {
             }
             case Methods.MESSAGE -> {
                 callLogs(relatedTo).ifPresent(logs -> logs.accept(params));
-                link.emit(new ClientEvent.Log(params));
+                if (current) {
+                    link.emit(new ClientEvent.Log(params));
+                }
             }
             default -> log.debug("{}: ignored notification {}", name, notification.method());
         }
@@ -215,7 +238,8 @@ final class Inbound {
         return sole != null ? sole : serverRequests;
     }
 
-    private void answer(Request request, ServerRequestHandler handler) {
+    /** Answers {@code request} on the transport it came from: the upstream that asked waits there. */
+    private void answer(Transport source, Request request, ServerRequestHandler handler) {
         JsonRpcMessage reply;
         try {
             ObjectNode params = request.params() == null ? Json.object() : request.params();
@@ -229,7 +253,7 @@ final class Inbound {
         }
         try {
             Outbound outbound = new Outbound(reply, Map.of(), requestTimeout);
-            resends.message("response to " + request.id(), () -> link.transport().send(outbound));
+            resends.message("response to " + request.id(), () -> source.send(outbound));
         } catch (McpException e) {
             log.info("{}: could not answer {} {}: {}", name, request.method(), request.id(), e.getMessage());
         }

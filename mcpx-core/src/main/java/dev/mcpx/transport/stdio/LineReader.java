@@ -1,6 +1,5 @@
 package dev.mcpx.transport.stdio;
 
-import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -52,38 +51,88 @@ final class LineReader {
     private final InputStream in;
     private final int maxBytes;
     private final boolean scanOverflow;
-    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(1024);
+    /** What the last read brought and no line has taken yet: {@code [pos, limit)}. */
+    private final byte[] chunk = new byte[64 * 1024];
+    private int pos;
+    private int limit;
+    /** A line that spans reads, gathered up to the limit. */
+    private final ByteArrayOutputStream partial = new ByteArrayOutputStream(1024);
 
     LineReader(InputStream in, int maxBytes, boolean scanOverflow) {
-        this.in = new BufferedInputStream(in, 64 * 1024);
+        this.in = in;
         this.maxBytes = maxBytes;
         this.scanOverflow = scanOverflow;
     }
 
-    /** The next line, or null at end of stream (a last line without LF still counts). */
+    /**
+     * The next line, or null at end of stream (a last line without LF still counts). Scans what
+     * the last read brought for the LF (no lock and no call per byte); reads again only when no
+     * whole line is left in it.
+     */
     Line next() throws IOException {
-        buffer.reset();
+        partial.reset();
         while (true) {
-            int b = in.read();
-            if (b < 0) {
-                return buffer.size() == 0 ? null : text();
+            if (pos == limit && !fill()) {
+                return partial.size() == 0 ? null : text(partial.toByteArray());
             }
-            if (b == '\n') {
-                return text();
-            }
-            if (buffer.size() >= maxBytes) {
-                buffer.write(b);
+            int lf = indexOfLf();
+            int end = lf < 0 ? limit : lf;
+            if (partial.size() + (end - pos) > maxBytes) {
+                int room = maxBytes + 1 - partial.size();
+                partial.write(chunk, pos, room);
+                pos += room;
                 return tooLong();
             }
-            buffer.write(b);
+            if (lf >= 0 && partial.size() == 0) {
+                byte[] line = Arrays.copyOfRange(chunk, pos, lf);
+                pos = lf + 1;
+                return text(line);
+            }
+            partial.write(chunk, pos, end - pos);
+            pos = end;
+            if (lf >= 0) {
+                pos++;
+                return text(partial.toByteArray());
+            }
         }
     }
 
+    private int indexOfLf() {
+        for (int i = pos; i < limit; i++) {
+            if (chunk[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Reads the next chunk; false at end of stream. */
+    private boolean fill() throws IOException {
+        int n;
+        do {
+            n = in.read(chunk, 0, chunk.length);
+        } while (n == 0);
+        if (n < 0) {
+            return false;
+        }
+        pos = 0;
+        limit = n;
+        return true;
+    }
+
+    /** The next byte of the stream, -1 at its end. */
+    private int read() throws IOException {
+        if (pos == limit && !fill()) {
+            return -1;
+        }
+        return chunk[pos++] & 0xff;
+    }
+
     private Line tooLong() throws IOException {
-        byte[] head = buffer.toByteArray();
-        buffer.reset();
+        byte[] head = partial.toByteArray();
+        partial.reset();
         String excerpt = new String(head, 0, Math.min(head.length, 200), StandardCharsets.UTF_8);
-        RestOfLine rest = new RestOfLine(in);
+        RestOfLine rest = new RestOfLine();
         ResponseHead scanned = scanOverflow
                 ? ResponseHead.scan(new SequenceInputStream(new ByteArrayInputStream(head), rest))
                 : ResponseHead.UNKNOWN;
@@ -91,27 +140,21 @@ final class LineReader {
         return new Line.TooLong(excerpt, scanned);
     }
 
-    private Line text() {
-        byte[] line = buffer.toByteArray();
+    private static Line text(byte[] line) {
         return new Line.Text(line.length > 0 && line[line.length - 1] == '\r' ? Arrays.copyOf(line, line.length - 1) : line);
     }
 
     /** The bytes of the current line up to (and consuming) its LF; end of stream after it. */
-    private static final class RestOfLine extends InputStream {
+    private final class RestOfLine extends InputStream {
 
-        private final InputStream in;
         private boolean ended;
-
-        RestOfLine(InputStream in) {
-            this.in = in;
-        }
 
         @Override
         public int read() throws IOException {
             if (ended) {
                 return -1;
             }
-            int b = in.read();
+            int b = LineReader.this.read();
             if (b < 0 || b == '\n') {
                 ended = true;
                 return -1;
