@@ -30,8 +30,15 @@ final class AuthHttp {
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
     private static final int MAX_BODY = 1024 * 1024;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT)
-            .followRedirects(HttpClient.Redirect.NEVER).executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+    /**
+     * One client for every upstream's flow, made at the first request: each HTTP upstream has an
+     * OAuth client in case it answers 401, and a client each was a selector thread each in every
+     * gateway. It keeps no cookies or credentials, so no flow sees another's.
+     */
+    private static final class Shared {
+        static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER).executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+    }
 
     /** An answer: its status, its JSON object body (empty when it had none), its headers. */
     record Answer(int status, ObjectNode body, HttpHeaders headers) {
@@ -86,7 +93,7 @@ final class AuthHttp {
     private Answer send(HttpRequest.Builder request) throws AuthFailure {
         HttpRequest built = request.timeout(TIMEOUT).build();
         try {
-            HttpResponse<byte[]> response = http.send(built, HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> response = Shared.HTTP.send(built, HttpResponse.BodyHandlers.ofByteArray());
             byte[] bytes = response.body();
             ObjectNode body = Json.object();
             if (bytes.length > 0 && bytes.length <= MAX_BODY) {

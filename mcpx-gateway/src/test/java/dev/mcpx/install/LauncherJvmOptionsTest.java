@@ -15,8 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The JVM options bin/mcpx chooses, seen by a stand-in java that prints them: on 2 cores or fewer
- * C1 only and the serial collector from a small heap, unless MCPX_JAVA_OPTS chooses; the AOT cache
- * mapped where it was written for. {@code nproc} is a stand-in too, saying how many cores.
+ * C1 only and the serial collector from a small heap, unless MCPX_JAVA_OPTS chooses; freed
+ * native memory given back; the AOT cache mapped where it was written for. {@code nproc} is a
+ * stand-in too, saying how many cores.
  */
 class LauncherJvmOptionsTest {
 
@@ -50,6 +51,14 @@ class LauncherJvmOptionsTest {
     @Test
     void onTwoCoresTheSerialCollectorStartsFromASmallHeap() throws Exception {
         assertThat(javaOptions(2, Map.of())).contains("-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms8m");
+    }
+
+    @Test
+    void freedNativeMemoryIsGivenBackUnlessMcpxJavaOptsChooses() throws Exception {
+        assertThat(javaOptions(2, Map.of())).contains("-XX:TrimNativeHeapInterval=1000");
+        assertThat(javaOptions(8, Map.of())).contains("-XX:TrimNativeHeapInterval=1000");
+        assertThat(javaOptions(2, Map.of("MCPX_JAVA_OPTS", "-XX:TrimNativeHeapInterval=0")))
+                .contains("-XX:TrimNativeHeapInterval=0").doesNotContain("TrimNativeHeapInterval=1000");
     }
 
     @Test

@@ -3,6 +3,8 @@ package dev.mcpx.transport.http;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executors;
 
 /**
@@ -21,6 +23,7 @@ public record LegacyHttpOptions(Duration connectTimeout, int maxEventBytes, int 
                                 Duration defaultRetry, Duration maxListenBackoff, Duration closeTimeout) {
 
     public static final int DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
+    private static final ConcurrentMap<Duration, HttpClient> SHARED_PLAIN_HTTP = new ConcurrentHashMap<>();
 
     public LegacyHttpOptions {
         if (maxEventBytes <= 0 || maxMessageBytes <= 0 || maxResumeAttempts < 0) {
@@ -47,6 +50,23 @@ public record LegacyHttpOptions(Duration connectTimeout, int maxEventBytes, int 
             builder.version(HttpClient.Version.HTTP_1_1);
         }
         return builder.build();
+    }
+
+    /**
+     * The client of a Streamable HTTP transport's GET streams, notifications and DELETE. On plain
+     * http every upstream with the same connect timeout shares one (one selector thread instead
+     * of one each): it keeps no cookies or credentials, and HTTP/1.1 gives each stream a
+     * connection of its own. On https each transport keeps its own, where HTTP/2 would put
+     * upstreams on one host into one connection and its flow control.
+     */
+    HttpClient streamClient(URI url) {
+        return sharesStreamClient(url) ? SHARED_PLAIN_HTTP.computeIfAbsent(connectTimeout, timeout -> newHttpClient(url))
+                : newHttpClient(url);
+    }
+
+    /** Whether {@link #streamClient} is shared, so that a transport must not shut it down. */
+    static boolean sharesStreamClient(URI url) {
+        return "http".equalsIgnoreCase(url.getScheme());
     }
 
     /** Sets both the SSE event and the JSON message limit. */

@@ -29,8 +29,10 @@ import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -65,6 +67,8 @@ final class LegacyHttpTransport implements Transport {
      */
     private final Map<RequestId, org.eclipse.jetty.client.Request> posts = new ConcurrentHashMap<>();
     private final Set<ResponseStream> responseStreams = ConcurrentHashMap.newKeySet();
+    /** Notification and response POSTs awaiting their 202: close cancels them (the client may be shared). */
+    private final Set<CompletableFuture<?>> acknowledgements = ConcurrentHashMap.newKeySet();
     private volatile String protocolVersion;
     private volatile Consumer<TransportEvent> events = event -> { };
     private ListenStream listenStream;
@@ -73,7 +77,7 @@ final class LegacyHttpTransport implements Transport {
         this.endpoint = endpoint;
         this.options = options;
         this.codec = new JsonRpcCodec(options.maxMessageBytes());
-        this.http = options.newHttpClient(endpoint.url());
+        this.http = options.streamClient(endpoint.url());
         this.requests = new PostClient(options.connectTimeout());
         // A configured header the JDK refuses (Host, Connection, ...) fails here, not on the first call.
         request(endpoint.url(), null, false, "POST").build();
@@ -320,11 +324,14 @@ final class LegacyHttpTransport implements Transport {
         if (current != null) {
             deleteSession(current);
         }
-        http.shutdownNow();
+        acknowledgements.forEach(pending -> pending.cancel(true));
+        if (!LegacyHttpOptions.sharesStreamClient(endpoint.url())) {
+            http.shutdownNow();
+        }
         try {
             requests.close();
         } catch (Exception e) {
-            LOG.debug("{}: stopping the HTTP client failed: {}", description(), e.toString());
+            LOG.debug("{}: closing its POST connections failed: {}", description(), e.toString());
         }
     }
 
@@ -342,6 +349,10 @@ final class LegacyHttpTransport implements Transport {
         }
     }
 
+
+    HttpClient streamClient() {
+        return http;
+    }
 
     LegacyHttpOptions options() {
         return options;
@@ -395,19 +406,29 @@ final class LegacyHttpTransport implements Transport {
     }
 
     private HttpResponse<InputStream> exchange(HttpRequest request, JsonRpcMessage message) {
+        CompletableFuture<HttpResponse<InputStream>> pending = http.sendAsync(request,
+                Unauthorized.noticingNonce(endpoint.authorization(), HttpResponse.BodyHandlers.ofInputStream()));
+        acknowledgements.add(pending);
         try {
-            return http.send(request, Unauthorized.noticingNonce(endpoint.authorization(), HttpResponse.BodyHandlers.ofInputStream()));
+            if (closed.get()) {
+                pending.cancel(true);
+            }
+            return pending.get();
         } catch (InterruptedException e) {
+            pending.cancel(true);
             Thread.currentThread().interrupt();
             throw new RequestCancelledException("interrupted while sending to " + description());
-        } catch (IOException e) {
+        } catch (ExecutionException | CancellationException e) {
+            Throwable failure = e instanceof ExecutionException ? e.getCause() : new IOException("transport closed");
             String what = switch (message) {
                 case JsonRpcMessage.Notification n -> n.method();
                 case Result r -> "response to " + r.id();
                 case ErrorResponse r -> "error response to " + r.id();
                 case Request r -> r.method();
             };
-            throw PostFailure.of(null, what, description(), description(), e);
+            throw PostFailure.of(null, what, description(), description(), failure);
+        } finally {
+            acknowledgements.remove(pending);
         }
     }
 

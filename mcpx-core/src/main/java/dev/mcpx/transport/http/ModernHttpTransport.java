@@ -335,7 +335,7 @@ final class ModernHttpTransport implements Transport {
         try {
             posts.close();
         } catch (Exception e) {
-            LOG.debug("{}: stopping the HTTP client failed: {}", description(), e.toString());
+            LOG.debug("{}: closing its POST connections failed: {}", description(), e.toString());
         }
     }
 

@@ -5,27 +5,52 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.client.ByteBufferRequestContent;
+import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.http.HttpCookieStore;
+import org.eclipse.jetty.util.component.LifeCycle;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 
 /**
- * Jetty's HTTP client for one upstream's POSTs (the hot path of every call), for the legacy and
- * the modern Streamable HTTP transport alike: it spent half the CPU per call of the JDK's on the
- * hop (docs/benchmarks.md). HTTP/1.1; no idle timeout of its own, so a tool that runs for minutes
- * is not cut off (an idle pooled connection goes when the server closes it); no cap on connections
- * to the one upstream, as the JDK's client has none: a host's calls must not queue behind each other's.
+ * One upstream's POSTs (the hot path of every call) through Jetty's HTTP client, for the legacy
+ * and the modern Streamable HTTP transport alike: it spent half the CPU per call of the JDK's on
+ * the hop (docs/benchmarks.md). HTTP/1.1; no idle timeout, so a tool that runs for minutes is not
+ * cut off (an idle pooled connection goes when the server closes it or the transport closes); no
+ * cap on connections to the one upstream, as the JDK's client has none: a host's calls must not
+ * queue behind each other's.
+ *
+ * <p>Every upstream shares one Jetty client per connect timeout (one selector, scheduler and
+ * thread pool instead of three threads each, most of an idle gateway's threads), while its
+ * requests carry a tag of its own, so that they get connections of their own that its close ends;
+ * the shared client keeps no cookies, so no upstream sees another's (nor did the JDK's client).
  */
 final class PostClient implements AutoCloseable {
 
+    private static final ConcurrentMap<Duration, HttpClient> SHARED = new ConcurrentHashMap<>();
+    private static final AtomicLong UPSTREAMS = new AtomicLong();
+
     private final HttpClient jetty;
+    /** This upstream's key into the shared client's destinations (connection pools). */
+    private final String tag;
 
     PostClient(Duration connectTimeout) {
-        QueuedThreadPool threads = new QueuedThreadPool(16, 1);
+        this.jetty = SHARED.computeIfAbsent(connectTimeout, PostClient::start);
+        this.tag = "mcpx-upstream-" + UPSTREAMS.incrementAndGet();
+    }
+
+    /** Never stopped: its threads are daemons, and each upstream's close ends its own connections. */
+    private static HttpClient start(Duration connectTimeout) {
+        // Blocking work (a DNS look-up) takes a pool thread: the cap is for all upstreams at once.
+        QueuedThreadPool threads = new QueuedThreadPool(256, 1);
         threads.setName("mcpx-upstream-http");
         threads.setDaemon(true);
         threads.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
@@ -33,8 +58,10 @@ final class PostClient implements AutoCloseable {
         // An answer's callbacks never block (PostAnswer): the selector thread runs them itself
         // instead of handing each answer to a new virtual thread.
         http11.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
-        jetty = new HttpClient(http11);
+        HttpClient jetty = new HttpClient(http11);
         jetty.setExecutor(threads);
+        jetty.setScheduler(new ScheduledExecutorScheduler("mcpx-upstream-http-scheduler", true));
+        jetty.setHttpCookieStore(new HttpCookieStore.Empty());
         jetty.setConnectTimeout(connectTimeout.toMillis());
         jetty.setIdleTimeout(0);
         jetty.setMaxConnectionsPerDestination(100_000);
@@ -45,6 +72,7 @@ final class PostClient implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("could not start the HTTP client: " + e, e);
         }
+        return jetty;
     }
 
     /**
@@ -53,7 +81,7 @@ final class PostClient implements AutoCloseable {
      */
     Request post(UpstreamEndpoint.Http endpoint, String body) {
         URI url = endpoint.url();
-        return jetty.newRequest(url).method("POST")
+        return jetty.newRequest(url).method("POST").tag(tag)
                 .headers(headers -> {
                     endpoint.headers().forEach(headers::add);
                     endpoint.authorization().headers("POST", url).forEach(headers::put);
@@ -62,8 +90,18 @@ final class PostClient implements AutoCloseable {
                 .body(new ByteBufferRequestContent("application/json", ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8))));
     }
 
+    HttpClient sharedClient() {
+        return jetty;
+    }
+
+    /** Closes this upstream's connections (its exchanges are aborted by the transport first). */
     @Override
-    public void close() throws Exception {
-        jetty.stop();
+    public void close() {
+        for (Destination destination : jetty.getDestinations()) {
+            if (tag.equals(destination.getOrigin().getTag())) {
+                jetty.removeDestination(destination);
+                LifeCycle.stop(destination);
+            }
+        }
     }
 }
