@@ -89,11 +89,12 @@ final class ServeCommand implements Callable<Integer> {
         if (redis.isPresent() && address == null) {
             LOG.warn("mcpx.cluster is for serve --http: a stdio gateway serves its one host alone");
         }
-        String replica = replicaName();
         // stdout belongs to MCP: anything that prints by accident goes to stderr instead
         OutputStream mcpOut = new FileOutputStream(FileDescriptor.out);
         System.setOut(System.err);
-        // a stdio gateway serves one host alone: its tokens stay in the user's file
+        // the replica's name (a host name look-up) tells HTTP gateways apart; a stdio gateway serves
+        // one host alone, and its tokens stay in the user's file
+        String replica = address == null ? null : replicaName();
         UpstreamTokens tokens = address == null ? UpstreamTokens.userFile()
                 : UpstreamTokens.of(loaded, System.getenv(), replica);
         Gateway.Settings settings = Gateway.Settings.defaults(McpxVersion.current());

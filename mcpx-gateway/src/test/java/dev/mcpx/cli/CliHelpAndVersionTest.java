@@ -32,7 +32,7 @@ class CliHelpAndVersionTest {
 
     @Test
     void everySubcommandAnswersHelpWithItsUsage() {
-        Set<String> commands = new TreeSet<>(new CommandLine(new Main()).getSubcommands().keySet());
+        Set<String> commands = new TreeSet<>(Main.commandLine().getSubcommands().keySet());
         commands.remove("help");
         assertThat(commands).contains("serve", "tools", "call", "probe");
         for (String command : commands) {

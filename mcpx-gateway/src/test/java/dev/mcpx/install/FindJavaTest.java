@@ -61,4 +61,29 @@ class FindJavaTest {
         assertThat(found.exitCode()).as(found.err()).isZero();
         assertThat(found.out().strip()).isEqualTo(jdk.toString());
     }
+
+    @Test
+    void aUsableJavaHomeIsTakenWithoutStartingAnyProcess() throws Exception {
+        Path jdk = Script.fakeJavaHome(dir.resolve("jdk-25"), "25.0.1", "");
+
+        // nothing on PATH: every sed, awk or sort find-java started would fail
+        Script found = Script.run(dir, Map.of("PATH", dir.resolve("empty-bin").toString(), "JAVA_HOME", jdk + "/"),
+                List.of("/bin/bash", Script.root().resolve("bin/find-java").toString(), "--jdk"));
+
+        assertThat(found.exitCode()).as(found.err()).isZero();
+        assertThat(found.out().strip()).isEqualTo(jdk.toString());
+        assertThat(found.err()).isEmpty();
+    }
+
+    @Test
+    void aJavaHomeOlderThan21IsPassedOverWhateverItsVersionLooksLike() throws Exception {
+        for (String version : new String[] {"1.8.0_402", "17.0.15", "11"}) {
+            Path old = Script.fakeJavaHome(dir.resolve("jdk-" + version), version, "");
+
+            Script found = Script.run(dir, Map.of("PATH", "/usr/bin:/bin", "JAVA_HOME", old.toString()),
+                    List.of("/bin/bash", Script.root().resolve("bin/find-java").toString()));
+
+            assertThat(found.out().strip()).as(version).doesNotContain(dir.toString());
+        }
+    }
 }
