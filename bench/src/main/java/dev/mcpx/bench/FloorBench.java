@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  * How far the hop is from the floor of its stack (issue 17): in one run, against one fast legacy
  * HTTP upstream, with one driver ({@code wrk} at 1 and 16 connections after a warm-up), the CPU
  * per call of a hand-written blocking proxy ({@link SocketFloorProxy}), of a bare proxy on mcpx's
- * own HTTP stack ({@link JettyFloorProxy}), and of mcpx, as {@code bin/mcpx} starts it and with the
- * JVM's default JIT that the floors run with. A target below the floor of a stack cannot be met by
+ * own HTTP stack ({@link JettyFloorProxy}), and of mcpx, as {@code bin/mcpx} starts it and with C1
+ * only. A target below the floor of a stack cannot be met by
  * tuning the code on top of it.
  */
 final class FloorBench {
@@ -50,9 +50,9 @@ final class FloorBench {
                 }
             }
             Path config = new GatewayConfigFile().http("legacy", upstream.url()).write(env.logDir(), "floor.json");
-            // bin/mcpx's own JIT choice, then the JVM's default that the floors run with
+            // as bin/mcpx starts it (the JIT the floors run with), then C1 only
             for (Map.Entry<String, Map<String, String>> jit : List.of(Map.entry("mcpx", Map.of("MCPX_JIT", "")),
-                    Map.entry("mcpx, MCPX_JIT=tiered", Map.of("MCPX_JIT", "tiered")))) {
+                    Map.entry("mcpx, MCPX_JIT=c1", Map.of("MCPX_JIT", "c1")))) {
                 try (McpxGateway gateway = McpxGateway.start(env, "mcpx-floor", config, jit.getValue())) {
                     HopBench.awaitUpstreamsUp(gateway.url());
                     rows.add(measure(env, wrk, jit.getKey(), gateway.url(), HopBench.initializeSession(gateway.url()),

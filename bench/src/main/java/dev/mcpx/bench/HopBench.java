@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
 final class HopBench {
 
     static final int FIRST_CALLS = 100;
-    static final int WARM_UP_CALLS = 5000;
+    /** Enough for C2 to have compiled the hop (its compiler threads were near idle by 35,000 calls at load 20). */
+    static final int WARM_UP_CALLS = 30_000;
     static final int WRK_CONNECTIONS = 32;
 
     /** One set-up at one caller count; the gateway's figures are NaN for direct set-ups (no gateway). */
@@ -118,7 +119,7 @@ final class HopBench {
         }
     }
 
-    /** First 100 calls, warm-up to 5,000, then windows at 1 and 16 callers with the gateway's CPU. */
+    /** First 100 calls, warm-up to {@link #WARM_UP_CALLS}, then windows at 1 and 16 callers with the gateway's CPU. */
     private static void measure(String setup, McpClient host, String tool, long gatewayPid, Duration window,
                                 List<Cell> cells, List<Latency> latencies) throws InterruptedException {
         LoadDriver.Call call = HostClients.echo(host, tool);
