@@ -29,8 +29,8 @@ import java.util.regex.Pattern;
 final class HopBench {
 
     static final int FIRST_CALLS = 100;
-    /** Enough for C2 to have compiled the hop (its compiler threads were near idle by 35,000 calls at load 20). */
-    static final int WARM_UP_CALLS = 30_000;
+    /** Enough for C2 to have compiled most of the hop (its compiler threads were near idle by 40,000 calls). */
+    static final int WARM_UP_CALLS = 40_000;
     static final int WRK_CONNECTIONS = 32;
 
     /** One set-up at one caller count; the gateway's figures are NaN for direct set-ups (no gateway). */
