@@ -39,8 +39,9 @@ class QueuedWriteTest {
             transport.send(request(1, "x".repeat(512 * 1024), Duration.ofMinutes(2)));
             transport.send(request(2, "small", Duration.ofMinutes(2)));
 
-            // never written (the one before it can never be), so the child needs no cancellation for it
+            // never written, so the child needs no cancellation for it
             assertThat(transport.abandon(RequestId.of(2))).isTrue();
+            assertThat(transport.abandon(RequestId.of(1))).isFalse();
             assertThat(ProcessHandle.of(transport.pid().orElseThrow()).map(ProcessHandle::isAlive)).contains(true);
             assertThat(events).isEmpty();
         } finally {
