@@ -19,11 +19,11 @@ public interface Transport extends AutoCloseable {
     void start(Consumer<TransportEvent> events);
 
     /**
-     * Sends one message. Returns once the message is queued (stdio) or the upstream has
+     * Sends one message. Returns once the message is handed over (stdio) or the upstream has
      * accepted it (HTTP status received); responses arrive as events. A transport may return
      * from sending a request before its status line (legacy HTTP does: a JSON answer's status
      * comes only with the result); a refusal then arrives as {@link TransportEvent.RequestFailed}
-     * carrying the same typed exception (stdio: a request whose line could not be written).
+     * carrying the same typed exception.
      *
      * @throws dev.mcpx.protocol.McpException the typed reason the message was not accepted
      */
@@ -62,9 +62,6 @@ public interface Transport extends AutoCloseable {
      * The client stopped waiting for {@code id} (cancelled or timed out). Returns true when the
      * transport's own action is the cancellation signal (modern HTTP closes the response
      * stream); otherwise the client sends {@code notifications/cancelled}.
-     *
-     * @throws dev.mcpx.protocol.McpException the transport's own verdict on the request, which the
-     *         caller gets instead of its timeout (stdio: the child never read the request's line)
      */
     default boolean abandon(RequestId id) {
         return false;

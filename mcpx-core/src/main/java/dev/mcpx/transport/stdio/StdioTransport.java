@@ -3,7 +3,6 @@ package dev.mcpx.transport.stdio;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.JsonRpcCodec;
 import dev.mcpx.protocol.JsonRpcError;
-import dev.mcpx.protocol.JsonRpcMessage;
 import dev.mcpx.protocol.MalformedMessageException;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
@@ -20,8 +19,11 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -38,7 +40,7 @@ final class StdioTransport implements Transport {
 
     private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
     private static final Duration GRACE = Duration.ofSeconds(2);
-    /** A write with no deadline of its own (none today) still gets one: a child that stops reading must not go unnoticed. */
+    /** A write with no deadline of its own (none today) still gets one: a child that stops reading must not hold a thread forever. */
     static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(60);
 
     private final UpstreamEndpoint.Stdio endpoint;
@@ -49,11 +51,6 @@ final class StdioTransport implements Transport {
     private final StderrTail stderrTail = new StderrTail(20);
     private volatile Process process;
     private volatile OutputStream stdin;
-    private volatile Consumer<TransportEvent> events = event -> { };
-    /** The line the writer is writing now, null between lines. */
-    private volatile PendingWrite writing;
-    /** Why the child's stdin failed, once it has: a closed pipe stays closed. */
-    private volatile IOException stdinFailed;
     private volatile boolean closing;
     private volatile Thread stderrPump;
     /** Why the transport killed its child, when it did: the reason callers and the pool are told. */
@@ -66,7 +63,6 @@ final class StdioTransport implements Transport {
 
     @Override
     public void start(Consumer<TransportEvent> events) {
-        this.events = events;
         try {
             process = ChildProcesses.start(endpoint);
         } catch (IOException e) {
@@ -194,81 +190,42 @@ final class StdioTransport implements Transport {
     }
 
     /**
-     * Queues one line for the child's stdin and returns: the child's writer thread writes it,
-     * so a sender never blocks on a full pipe (a grandchild can hold the pipe open after a kill)
-     * and never waits for the write either. A request whose line cannot be written fails through
-     * {@link TransportEvent.RequestFailed}; once the child's stdin has failed, every send fails
-     * at once. A write that does not complete by its deadline means the child is broken: it is
-     * killed (at its caller's {@link #abandon}, or at the next send or abandon), its callers fail
-     * at once and the pool restarts it, as after a crash.
+     * Writes one line to the child's stdin. A child that stops reading fills the pipe and the
+     * write blocks; so the child's writer thread writes it and the sender waits at most the
+     * message's timeout (a grandchild can hold the pipe open after a kill, so a sender must never
+     * be the one blocked in the write). A write that misses it means the child is broken: it is
+     * killed, its callers fail at once and the pool restarts it, as after a crash.
      */
     @Override
     public void send(Outbound outbound) {
-        if (stdin == null || closing || broken != null) {
+        OutputStream out = stdin;
+        if (out == null || closing || broken != null) {
             throw new UpstreamUnavailableException("upstream " + description() + " is not running");
         }
-        IOException failed = stdinFailed;
-        if (failed != null) {
-            throw stoppedReading(failed);
-        }
-        long now = System.nanoTime();
-        PendingWrite current = writing;
-        if (breakIfOverdue(current, now)) {
-            // nothing of this message left: once the pool has restarted the child it may go again
-            throw UpstreamUnavailableException.unreachable("upstream " + description() + " " + overdueReason(current), null);
-        }
-        Duration timeout = outbound.timeout() != null ? outbound.timeout() : DEFAULT_WRITE_TIMEOUT;
-        RequestId request = outbound.message() instanceof JsonRpcMessage.Request r ? r.id() : null;
-        writes.add(new PendingWrite(codec.encodeBytes(outbound.message()), request, now, timeout.toNanos()));
-    }
-
-    /**
-     * The caller of request {@code id} stopped waiting. A line not yet begun is never written (the
-     * child never saw the request, so it needs no cancellation: true). A line still being written
-     * when its time is (all but) up means the child stopped reading: it is killed, and the caller
-     * gets that reason instead of its timeout.
-     *
-     * @throws UpstreamUnavailableException the child was killed for not reading the request's line
-     */
-    @Override
-    public boolean abandon(RequestId id) {
-        long now = System.nanoTime();
-        PendingWrite current = writing;
-        // "all but": the caller's clock started a moment before this line was queued, so its timeout comes a little
-        // before the line's own deadline; a caller that cancels early leaves a slow reader its time
-        if (current != null && id.equals(current.request)
-                && now - current.queuedAt >= current.timeoutNanos - current.timeoutNanos / 10) {
-            String reason = overdueReason(current);
+        byte[] line = codec.encodeBytes(outbound.message());
+        Duration deadline = outbound.timeout() != null ? outbound.timeout() : DEFAULT_WRITE_TIMEOUT;
+        PendingWrite pending = new PendingWrite(line);
+        writes.add(pending);
+        try {
+            pending.written.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw new UpstreamUnavailableException("upstream " + description() + " stopped reading: "
+                    + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            if (pending.state.compareAndSet(PendingWrite.WAITING, PendingWrite.ABANDONED)) {
+                // the write never began (a starved scheduler, or queued behind another write): the child
+                // is not to blame, so it is not killed, and the line is never written late
+                throw new UpstreamUnavailableException("upstream " + description() + ": the write did not begin within "
+                        + deadline.toMillis() + " ms");
+            }
+            String reason = "stopped reading its stdin (a write did not complete within "
+                    + deadline.toMillis() + " ms) and was killed";
             breakChild(reason);
             throw new UpstreamUnavailableException("upstream " + description() + " " + reason);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UpstreamUnavailableException("interrupted writing to upstream " + description(), e);
         }
-        breakIfOverdue(current, now);
-        for (PendingWrite queued : writes) {
-            if (id.equals(queued.request)) {
-                return queued.state.compareAndSet(PendingWrite.WAITING, PendingWrite.ABANDONED);
-            }
-        }
-        return false;
-    }
-
-    /** Kills the child when {@code current}, the write in progress, is past its deadline; whether it did. */
-    private boolean breakIfOverdue(PendingWrite current, long now) {
-        if (current == null || now - current.queuedAt < current.timeoutNanos || current.state.get() != PendingWrite.WRITING) {
-            return false;
-        }
-        breakChild(overdueReason(current));
-        return true;
-    }
-
-    private static String overdueReason(PendingWrite overdue) {
-        return "stopped reading its stdin (a write did not complete within "
-                + TimeUnit.NANOSECONDS.toMillis(overdue.timeoutNanos) + " ms) and was killed";
-    }
-
-    private UpstreamUnavailableException stoppedReading(IOException cause) {
-        String why = broken;
-        return new UpstreamUnavailableException("upstream " + description() + (why != null ? " " + why
-                : " stopped reading: " + cause.getMessage()), cause);
     }
 
     /** The child's one writer: one thread for its life instead of one per line; ends at {@link PendingWrite#END}. */
@@ -283,68 +240,37 @@ final class StdioTransport implements Transport {
     }
 
     private void write(OutputStream out, PendingWrite pending) {
-        if (!pending.state.compareAndSet(PendingWrite.WAITING, PendingWrite.WRITING)) {
-            return;
-        }
-        IOException failed = stdinFailed;
-        if (failed != null) {
-            fail(pending, stoppedReading(failed));
-            return;
-        }
-        if (System.nanoTime() - pending.queuedAt >= pending.timeoutNanos) {
-            // a line is never written late: its caller has given up on it (a starved scheduler, or queued behind a
-            // slow write), and the child is not to blame for that, so it is not killed
-            fail(pending, new UpstreamUnavailableException("upstream " + description() + ": the write did not begin within "
-                    + TimeUnit.NANOSECONDS.toMillis(pending.timeoutNanos) + " ms"));
-            return;
-        }
         writeLock.lock();
-        writing = pending;
         try {
+            if (!pending.state.compareAndSet(PendingWrite.WAITING, PendingWrite.WRITING)) {
+                return;
+            }
             out.write(pending.line);
             out.write('\n');
             out.flush();
-        } catch (IOException e) {
-            // a closed pipe stays closed: every line after this one fails at once, none waits for its deadline
-            stdinFailed = e;
-            fail(pending, stoppedReading(e));
-        } catch (RuntimeException e) {
-            fail(pending, new UpstreamUnavailableException("upstream " + description() + ": write failed: " + e, e));
+            pending.written.complete(null);
+        } catch (IOException | RuntimeException e) {
+            // the writer lives on: the next line fails as fast, never waits for a writer that died
+            pending.written.completeExceptionally(e);
         } finally {
-            writing = null;
             writeLock.unlock();
         }
     }
 
-    /** A request whose line was not written fails now; a notification or response is only logged. */
-    private void fail(PendingWrite pending, UpstreamUnavailableException error) {
-        if (pending.request != null) {
-            events.accept(new TransportEvent.RequestFailed(pending.request, error));
-        } else {
-            log.debug("{}", error.getMessage());
-        }
-    }
-
-    /** One line on its way to the child's stdin; a line abandoned before it began is never written. */
+    /** One line on its way to the child's stdin; the sender may abandon it only before it begins. */
     private static final class PendingWrite {
         static final int WAITING = 0;
         static final int WRITING = 1;
         static final int ABANDONED = 2;
         /** Put last by {@link #close}: the writer thread ends there. */
-        static final PendingWrite END = new PendingWrite(new byte[0], null, 0, 0);
+        static final PendingWrite END = new PendingWrite(new byte[0]);
 
         final byte[] line;
-        /** The id of the request this line carries; null for a notification or a response. */
-        final RequestId request;
-        final long queuedAt;
-        final long timeoutNanos;
+        final CompletableFuture<Void> written = new CompletableFuture<>();
         final AtomicInteger state = new AtomicInteger(WAITING);
 
-        PendingWrite(byte[] line, RequestId request, long queuedAt, long timeoutNanos) {
+        PendingWrite(byte[] line) {
             this.line = line;
-            this.request = request;
-            this.queuedAt = queuedAt;
-            this.timeoutNanos = timeoutNanos;
         }
     }
 
