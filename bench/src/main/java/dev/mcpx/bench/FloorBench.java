@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  * How far the hop is from the floor of its stack (issue 17): in one run, against one fast legacy
  * HTTP upstream, with one driver ({@code wrk} at 1 and 16 connections after a warm-up), the CPU
  * per call of a hand-written blocking proxy ({@link SocketFloorProxy}), of a bare proxy on mcpx's
- * own HTTP stack ({@link JettyFloorProxy}), and of mcpx, as {@code bin/mcpx} starts it and with C1
- * only. A target below the floor of a stack cannot be met by
+ * own HTTP stack ({@link JettyFloorProxy}), and of mcpx, as {@code bin/mcpx} starts it and with C2
+ * on (the floors' JIT). A target below the floor of a stack cannot be met by
  * tuning the code on top of it.
  */
 final class FloorBench {
@@ -51,9 +51,9 @@ final class FloorBench {
                 }
             }
             Path config = new GatewayConfigFile().http("legacy", upstream.url()).write(env.logDir(), "floor.json");
-            // as bin/mcpx starts it (the JIT the floors run with), then C1 only
+            // as bin/mcpx starts it (C1 only on 2 cores), then with C2 on as the floors run
             for (Map.Entry<String, Map<String, String>> jit : List.of(Map.entry("mcpx", Map.of("MCPX_JIT", "")),
-                    Map.entry("mcpx, MCPX_JIT=c1", Map.of("MCPX_JIT", "c1")))) {
+                    Map.entry("mcpx, MCPX_JIT=tiered", Map.of("MCPX_JIT", "tiered")))) {
                 try (McpxGateway gateway = McpxGateway.start(env, "mcpx-floor", config, jit.getValue())) {
                     HopBench.awaitUpstreamsUp(gateway.url());
                     rows.add(measure(env, wrk, jit.getKey(), gateway.url(), HopBench.initializeSession(gateway.url()),

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The JVM options bin/mcpx chooses, seen by a stand-in java that prints them: on 2 cores or fewer
- * the serial collector from a small heap, unless MCPX_JAVA_OPTS chooses; C2 on everywhere unless
- * MCPX_JIT=c1 asks for C1 only; freed native memory given back; the AOT cache mapped where it was
+ * C1 only (unless MCPX_JIT=tiered) and the serial collector from a small heap, unless
+ * MCPX_JAVA_OPTS chooses; freed native memory given back; the AOT cache mapped where it was
  * written for. {@code nproc} is a stand-in too, saying how many cores.
  */
 class LauncherJvmOptionsTest {
@@ -50,16 +50,14 @@ class LauncherJvmOptionsTest {
 
     @Test
     void onTwoCoresTheSerialCollectorStartsFromASmallHeap() throws Exception {
-        assertThat(javaOptions(2, Map.of())).contains("-XX:+UseSerialGC -Xms8m");
+        assertThat(javaOptions(2, Map.of())).contains("-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms8m");
     }
 
     @Test
-    void c2StaysOnUnlessMcpxJitAsksForC1Only() throws Exception {
-        assertThat(javaOptions(2, Map.of())).doesNotContain("TieredStopAtLevel");
+    void mcpxJitTieredKeepsC2OnTwoCores() throws Exception {
         assertThat(javaOptions(2, Map.of("MCPX_JIT", "tiered"))).doesNotContain("TieredStopAtLevel");
-        assertThat(javaOptions(8, Map.of("MCPX_JIT", "c1"))).contains("-XX:TieredStopAtLevel=1");
-        assertThat(javaOptions(2, Map.of("MCPX_JIT", "c1", "MCPX_JAVA_OPTS", "-XX:TieredStopAtLevel=3")))
-                .doesNotContain("TieredStopAtLevel=1");
+        assertThat(javaOptions(2, Map.of("MCPX_JAVA_OPTS", "-XX:TieredStopAtLevel=3")))
+                .contains("-XX:TieredStopAtLevel=3").doesNotContain("TieredStopAtLevel=1");
     }
 
     @Test
