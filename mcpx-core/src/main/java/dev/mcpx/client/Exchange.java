@@ -71,13 +71,18 @@ final class Exchange {
         ObjectNode sent = requestParams.prepare(params, options, id, attempt.metaVersion);
         Waiter waiter = pending.register(id, method, options.progress(), options.serverRequests(), options.logs());
         Cancellation cancellation = options.cancellation();
-        Runnable stopListening = cancellation == null ? () -> { }
-                : cancellation.onCancel(reason -> pending.fail(id, new RequestCancelledException(reason)));
         Transport t = transport.get();
+        // the abandon ends a collect this thread may be blocked in; the catch below abandons again
+        Runnable stopListening = cancellation == null ? () -> { }
+                : cancellation.onCancel(reason -> {
+                    pending.fail(id, new RequestCancelledException(reason));
+                    t.abandon(id);
+                });
         Duration timeout = options.timeout() != null ? options.timeout() : requestTimeout;
         Deadline deadline = Deadline.after(method, timeout);
         try {
-            Outbound outbound = new Outbound(new Request(id, method, sent), catalogues.paramHeaders(t, method, sent), timeout);
+            Outbound outbound = new Outbound(new Request(id, method, sent), catalogues.paramHeaders(t, method, sent),
+                    timeout, true);
             if (Methods.INITIALIZE.equals(method)) {
                 t.send(outbound);
             } else {
@@ -89,6 +94,9 @@ final class Exchange {
                     eraSwitch.sent(id, t);
                     t.send(outbound);
                 });
+            }
+            if (!waiter.reply().isDone()) {
+                t.collect(id, deadline.remaining());
             }
             JsonRpcMessage reply = await(waiter, deadline.remaining());
             if (!Methods.INITIALIZE.equals(method)) {

@@ -12,11 +12,19 @@ import java.util.Map;
  *                transports send requests asynchronously; a notification waits for its
  *                acknowledgement); null for no bound. An upstream that accepts and never
  *                answers then costs at most this, not the caller's thread.
+ * @param senderCollects the sending thread calls {@link Transport#collect} for this request as
+ *                soon as {@code send} returns, so a transport may leave the answer for that thread
+ *                to read (no hand-off between threads on the hot path); false: the transport
+ *                delivers the answer on threads of its own
  */
-public record Outbound(JsonRpcMessage message, Map<String, String> headers, Duration timeout) {
+public record Outbound(JsonRpcMessage message, Map<String, String> headers, Duration timeout, boolean senderCollects) {
 
     public Outbound {
         headers = Map.copyOf(headers);
+    }
+
+    public Outbound(JsonRpcMessage message, Map<String, String> headers, Duration timeout) {
+        this(message, headers, timeout, false);
     }
 
     public Outbound(JsonRpcMessage message, Map<String, String> headers) {

@@ -30,6 +30,16 @@ public interface Transport extends AutoCloseable {
     void send(Outbound outbound);
 
     /**
+     * Reads the answer to request {@code id}, sent by this thread with
+     * {@link Outbound#senderCollects()}, on this thread, waiting {@code within} at most, and
+     * delivers it as the usual events; returns at once when the transport left nothing to read.
+     * An {@link #abandon} from another thread ends the wait. A transport that always delivers
+     * answers on threads of its own does nothing here.
+     */
+    default void collect(RequestId id, Duration within) {
+    }
+
+    /**
      * The client finished a legacy handshake at {@code version}: HTTP transports send it in
      * {@code MCP-Protocol-Version} from now on.
      */

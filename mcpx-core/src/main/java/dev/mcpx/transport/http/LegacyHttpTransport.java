@@ -26,6 +26,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -60,12 +61,14 @@ final class LegacyHttpTransport implements Transport {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** The client of request POSTs; notifications, responses, GET streams and DELETE go through {@link #http}. */
     private final PostClient requests;
-    private final Map<RequestId, org.eclipse.jetty.client.Request> inFlight = new ConcurrentHashMap<>();
+    /** Request POSTs to plain http that their sender writes and reads itself; null for https. */
+    private final DirectPosts direct;
+    private final Map<RequestId, Answer> inFlight = new ConcurrentHashMap<>();
     /**
      * Every request POST until its reader is done with it, answer body included: closing Jetty's
      * body stream does not end the exchange, so abandon aborts it here and the connection goes.
      */
-    private final Map<RequestId, org.eclipse.jetty.client.Request> posts = new ConcurrentHashMap<>();
+    private final Map<RequestId, Answer> posts = new ConcurrentHashMap<>();
     private final Set<ResponseStream> responseStreams = ConcurrentHashMap.newKeySet();
     /** Notification and response POSTs awaiting their 202: close cancels them (the client may be shared). */
     private final Set<CompletableFuture<?>> acknowledgements = ConcurrentHashMap.newKeySet();
@@ -79,6 +82,8 @@ final class LegacyHttpTransport implements Transport {
         this.codec = new JsonRpcCodec(options.maxMessageBytes());
         this.http = options.streamClient(endpoint.url());
         this.requests = new PostClient(options.connectTimeout());
+        this.direct = DirectPosts.serves(endpoint.url()) ? new DirectPosts(endpoint.url(), options.connectTimeout(),
+                endpoint.authorization(), options.maxMessageBytes(), ResponseBodies.ERROR_BODY_LIMIT) : null;
         // A configured header the JDK refuses (Host, Connection, ...) fails here, not on the first call.
         request(endpoint.url(), null, false, "POST").build();
     }
@@ -106,12 +111,20 @@ final class LegacyHttpTransport implements Transport {
         String body = codec.encode(message);
         if (message instanceof Request request) {
             // A JSON answer's status line comes only with the result, however long the tool runs:
-            // a request's send returns at once so the client's timeout holds; its outcome is an event.
-            org.eclipse.jetty.client.Request post = post(sentWith, !initialize, body, outbound.headers());
-            inFlight.put(request.id(), post);
-            posts.put(request.id(), post);
-            post.send(new PostAnswer(endpoint.authorization(), options.maxMessageBytes(), ResponseBodies.ERROR_BODY_LIMIT,
-                    new Answer(request, initialize, sentWith, post)));
+            // a request's send returns at once so the client's timeout holds; its outcome is an event
+            // (or, sent directly, is read by the sender's collect within that timeout).
+            PostHeaders headers = postHeaders(sentWith, !initialize, outbound.headers());
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            Answer answer = new Answer(request, initialize, sentWith);
+            if (direct != null && outbound.senderCollects() && direct.takes(headers, bytes)) {
+                RequestId id = request.id();
+                answer.abort = cause -> direct.abandon(id);
+                inFlight.put(id, answer);
+                posts.put(id, answer);
+                direct.send(id, headers, bytes, answer, () -> sendThroughJetty(answer, headers, bytes));
+            } else {
+                sendThroughJetty(answer, headers, bytes);
+            }
             return;
         }
         HttpRequest.Builder builder = request(endpoint.url(), sentWith, !initialize, "POST")
@@ -129,25 +142,39 @@ final class LegacyHttpTransport implements Transport {
         ResponseBodies.discard(response.body());
     }
 
-    /** What becomes of a request's answer, on Jetty's threads: delivered, or failed with the typed reason. */
+    /** A request's POST through Jetty's client (the first one, or again after a redirect on the direct way). */
+    private void sendThroughJetty(Answer answer, PostHeaders headers, byte[] body) {
+        org.eclipse.jetty.client.Request post = requests.post(endpoint.url(), headers, body);
+        answer.abort = post::abort;
+        RequestId id = answer.request.id();
+        inFlight.put(id, answer);
+        posts.put(id, answer);
+        post.send(new PostAnswer(endpoint.authorization(), options.maxMessageBytes(), ResponseBodies.ERROR_BODY_LIMIT, answer));
+    }
+
+    /**
+     * What becomes of a request's answer, on Jetty's threads or the collecting sender's:
+     * delivered, or failed with the typed reason.
+     */
     private final class Answer implements PostAnswer.Receiver {
         private final Request request;
         private final boolean initialize;
         private final String sentWith;
-        private final org.eclipse.jetty.client.Request post;
+        /** Ends the exchange on whichever client carries it. */
+        volatile Consumer<IOException> abort = cause -> { };
 
-        Answer(Request request, boolean initialize, String sentWith, org.eclipse.jetty.client.Request post) {
+        Answer(Request request, boolean initialize, String sentWith) {
             this.request = request;
             this.initialize = initialize;
             this.sentWith = sentWith;
-            this.post = post;
         }
 
         @Override
-        public void eventStream(org.eclipse.jetty.client.Response response, InputStream body) {
+        public void eventStream(AnswerHead response, InputStream body) {
             RequestId id = request.id();
+            Answer post = this;
             if (initialize) {
-                adoptSession(response.getHeaders().get("Mcp-Session-Id"));
+                adoptSession(response.header("Mcp-Session-Id"));
             }
             // the exchange stays in flight until its body is registered where abandon() finds it: an
             // abandon in between would otherwise find neither and leave a stalled body read forever
@@ -169,14 +196,14 @@ final class LegacyHttpTransport implements Transport {
         }
 
         @Override
-        public void answered(org.eclipse.jetty.client.Response response, String body) {
+        public void answered(AnswerHead response, String body) {
             RequestId id = request.id();
-            posts.remove(id, post);
+            posts.remove(id, this);
             // abandon() removed it first when it aborted the exchange: nobody waits for an answer
-            if (!inFlight.remove(id, post)) {
+            if (!inFlight.remove(id, this)) {
                 return;
             }
-            int status = response.getStatus();
+            int status = response.status();
             if (status / 100 != 2) {
                 McpException refusal = refusal(sentWith, status, Unauthorized.ofRequestAnswer(response), body);
                 ErrorResponse error = ResponseBodies.errorResponse(body);
@@ -188,7 +215,7 @@ final class LegacyHttpTransport implements Transport {
                 return;
             }
             if (initialize) {
-                adoptSession(response.getHeaders().get("Mcp-Session-Id"));
+                adoptSession(response.header("Mcp-Session-Id"));
             }
             if (body.isBlank()) {
                 LegacyHttpTransport.this.failed(id, new StreamLostException(id, "HTTP " + status + " without a response body", null));
@@ -199,10 +226,10 @@ final class LegacyHttpTransport implements Transport {
         }
 
         @Override
-        public void failed(org.eclipse.jetty.client.Response response, Throwable cause) {
+        public void failed(AnswerHead response, Throwable cause) {
             RequestId id = request.id();
-            posts.remove(id, post);
-            if (!inFlight.remove(id, post)) {
+            posts.remove(id, this);
+            if (!inFlight.remove(id, this)) {
                 return;
             }
             if (response == null) {
@@ -274,10 +301,10 @@ final class LegacyHttpTransport implements Transport {
     @Override
     public boolean abandon(RequestId id) {
         inFlight.remove(id);
-        org.eclipse.jetty.client.Request exchange = posts.remove(id);
+        Answer exchange = posts.remove(id);
         if (exchange != null) {
             // an IOException: what reads the body expects; an unchecked one escaped a reader thread uncaught
-            exchange.abort(new IOException("abandoned"));
+            exchange.abort.accept(new IOException("abandoned"));
         }
         responseStreams.stream().filter(stream -> stream.answers(id)).forEach(ResponseStream::stop);
         return false;
@@ -318,7 +345,10 @@ final class LegacyHttpTransport implements Transport {
             return;
         }
         stopListening();
-        posts.values().forEach(exchange -> exchange.abort(new IOException("transport closed")));
+        posts.values().forEach(exchange -> exchange.abort.accept(new IOException("transport closed")));
+        if (direct != null) {
+            direct.close();
+        }
         responseStreams.forEach(ResponseStream::stop);
         String current = session.getAndSet(Session.NONE).current();
         if (current != null) {
@@ -381,19 +411,25 @@ final class LegacyHttpTransport implements Transport {
         return builder;
     }
 
-    /** A request's POST, with the same headers {@link #request} gives the JDK's. */
-    private org.eclipse.jetty.client.Request post(String session, boolean withVersion, String body,
-                                                  Map<String, String> extra) {
-        return requests.post(endpoint, body).headers(headers -> {
-            if (session != null) {
-                headers.put("Mcp-Session-Id", session);
-            }
-            String version = protocolVersion;
-            if (withVersion && version != null) {
-                headers.put("MCP-Protocol-Version", version);
-            }
-            extra.forEach(headers::add);
-        });
+    /** A request's POST headers, the same {@link #request} gives the JDK's. */
+    private PostHeaders postHeaders(String session, boolean withVersion, Map<String, String> extra) {
+        PostHeaders headers = PostClient.headers(endpoint);
+        if (session != null) {
+            headers.put("Mcp-Session-Id", session);
+        }
+        String version = protocolVersion;
+        if (withVersion && version != null) {
+            headers.put("MCP-Protocol-Version", version);
+        }
+        extra.forEach(headers::add);
+        return headers;
+    }
+
+    @Override
+    public void collect(RequestId id, java.time.Duration within) {
+        if (direct != null) {
+            direct.collect(id, within);
+        }
     }
 
     /** A GET for an SSE stream: the listen stream, or a resume when {@code lastEventId} is given. */

@@ -28,6 +28,7 @@ import dev.mcpx.transport.UpstreamEndpoint;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -70,6 +71,8 @@ final class ModernHttpTransport implements Transport {
 
     private final UpstreamEndpoint.Http endpoint;
     private final PostClient posts;
+    /** Request POSTs to plain http that their sender writes and reads itself; null for https. */
+    private final DirectPosts direct;
     private final JsonRpcCodec codec;
     private final ModernResponseReader reader;
     private final Map<RequestId, Exchange> exchanges = new ConcurrentHashMap<>();
@@ -78,18 +81,18 @@ final class ModernHttpTransport implements Transport {
 
     /** One request in flight: its POST, then its response stream when the answer is one. */
     private static final class Exchange {
-        final org.eclipse.jetty.client.Request post;
+        /** Ends the POST on whichever client carries it: closing Jetty's body stream alone does not end a stalled one. */
+        private final Consumer<IOException> abort;
         volatile InputStream body;
         volatile boolean cancelled;
 
-        Exchange(org.eclipse.jetty.client.Request post) {
-            this.post = post;
+        Exchange(Consumer<IOException> abort) {
+            this.abort = abort;
         }
 
-        /** Aborts the exchange: closing Jetty's body stream alone does not end a stalled one. */
         void cancel() {
             cancelled = true;
-            post.abort(new IOException("abandoned"));
+            abort.accept(new IOException("abandoned"));
             closeQuietly(body);
         }
     }
@@ -117,6 +120,9 @@ final class ModernHttpTransport implements Transport {
         this.endpoint = endpoint;
         this.posts = new PostClient(CONNECT_TIMEOUT);
         this.codec = new JsonRpcCodec(maxMessageBytes);
+        this.direct = DirectPosts.serves(endpoint.url())
+                ? new DirectPosts(endpoint.url(), CONNECT_TIMEOUT, endpoint.authorization(), codec.maxChars(), ERROR_BODY_LIMIT)
+                : null;
         this.reader = new ModernResponseReader(codec, maxEventBytes, description(), this::emit);
     }
 
@@ -131,7 +137,7 @@ final class ModernHttpTransport implements Transport {
             throw new UpstreamUnavailableException(description() + " is closed");
         }
         switch (outbound.message()) {
-            case Request request -> sendRequest(request, outbound.headers());
+            case Request request -> sendRequest(request, outbound.headers(), outbound.senderCollects());
             case Notification n when Methods.CANCELLED.equals(n.method()) -> cancel(n);
             case Notification notification -> sendNotification(notification, outbound.headers(), outbound.timeout());
             default -> throw new IllegalArgumentException("a client sends requests and notifications only");
@@ -143,15 +149,31 @@ final class ModernHttpTransport implements Transport {
      * events. Waiting here for the status line would put the wait outside the client's request
      * timeout: a server that computes the answer before sending headers would hang the caller.
      */
-    private void sendRequest(Request request, Map<String, String> extraHeaders) {
+    private void sendRequest(Request request, Map<String, String> extraHeaders, boolean senderCollects) {
         RequestId id = request.id();
-        Exchange exchange = new Exchange(post(request, request.method(), request.params(), extraHeaders));
+        PostHeaders headers = postHeaders(request, request.method(), request.params(), extraHeaders);
+        byte[] body = codec.encode(request).getBytes(StandardCharsets.UTF_8);
+        if (direct != null && senderCollects && direct.takes(headers, body)) {
+            Exchange exchange = new Exchange(cause -> direct.abandon(id));
+            exchanges.put(id, exchange);
+            direct.send(id, headers, body, new Answer(id, request.method(), exchange), null);
+            return;
+        }
+        org.eclipse.jetty.client.Request post = jettyPost(headers, body);
+        Exchange exchange = new Exchange(post::abort);
         exchanges.put(id, exchange);
-        exchange.post.send(new PostAnswer(endpoint.authorization(), codec.maxChars(), ERROR_BODY_LIMIT,
+        post.send(new PostAnswer(endpoint.authorization(), codec.maxChars(), ERROR_BODY_LIMIT,
                 new Answer(id, request.method(), exchange)));
     }
 
-    /** What becomes of a request's answer, on Jetty's threads. */
+    @Override
+    public void collect(RequestId id, Duration within) {
+        if (direct != null) {
+            direct.collect(id, within);
+        }
+    }
+
+    /** What becomes of a request's answer, on Jetty's threads or the collecting sender's. */
     private final class Answer implements PostAnswer.Receiver {
         private final RequestId id;
         private final String method;
@@ -168,7 +190,7 @@ final class ModernHttpTransport implements Transport {
         }
 
         @Override
-        public void eventStream(org.eclipse.jetty.client.Response response, InputStream body) {
+        public void eventStream(AnswerHead response, InputStream body) {
             exchange.body = body;
             if (silenced()) {
                 exchanges.remove(id, exchange);
@@ -185,9 +207,9 @@ final class ModernHttpTransport implements Transport {
         }
 
         @Override
-        public void answered(org.eclipse.jetty.client.Response response, String body) {
+        public void answered(AnswerHead response, String body) {
             exchanges.remove(id, exchange);
-            int status = response.getStatus();
+            int status = response.status();
             if (status / 100 == 2) {
                 reader.readJsonBody(id, body, this::silenced);
                 return;
@@ -206,7 +228,7 @@ final class ModernHttpTransport implements Transport {
         }
 
         @Override
-        public void failed(org.eclipse.jetty.client.Response response, Throwable cause) {
+        public void failed(AnswerHead response, Throwable cause) {
             exchanges.remove(id, exchange);
             if (response != null) {
                 reader.bodyFailed(id, cause, this::silenced);
@@ -218,7 +240,9 @@ final class ModernHttpTransport implements Transport {
     }
 
     private void sendNotification(Notification notification, Map<String, String> extraHeaders, Duration timeout) {
-        org.eclipse.jetty.client.Request post = post(notification, notification.method(), notification.params(), extraHeaders);
+        org.eclipse.jetty.client.Request post = jettyPost(
+                postHeaders(notification, notification.method(), notification.params(), extraHeaders),
+                codec.encode(notification).getBytes(StandardCharsets.UTF_8));
         if (timeout != null) {
             post.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
         }
@@ -271,8 +295,7 @@ final class ModernHttpTransport implements Transport {
         return TransportKind.STREAMABLE_HTTP;
     }
 
-    private org.eclipse.jetty.client.Request post(JsonRpcMessage message, String method, JsonNode params,
-                                                  Map<String, String> extraHeaders) {
+    private PostHeaders postHeaders(JsonRpcMessage message, String method, JsonNode params, Map<String, String> extraHeaders) {
         String version = ModernMeta.protocolVersionOf(message).orElse(null);
         if (version == null && message instanceof Request) {
             throw new IllegalArgumentException(method + " lacks _meta " + MetaKeys.PROTOCOL_VERSION
@@ -289,17 +312,21 @@ final class ModernHttpTransport implements Transport {
                 throw new IllegalArgumentException("header " + header + " is set by the transport itself");
             }
         }
-        // a redirect is answered as the HTTP status it is, as the JDK's client (never following) did
-        return posts.post(endpoint, codec.encode(message)).followRedirects(false).headers(headers -> {
-            if (version != null) {
-                headers.put("MCP-Protocol-Version", version);
-            }
-            headers.put("Mcp-Method", method);
-            if (name != null) {
-                headers.put("Mcp-Name", HeaderValues.encode(name));
-            }
-            extraHeaders.forEach(headers::add);
-        });
+        PostHeaders headers = PostClient.headers(endpoint);
+        if (version != null) {
+            headers.put("MCP-Protocol-Version", version);
+        }
+        headers.put("Mcp-Method", method);
+        if (name != null) {
+            headers.put("Mcp-Name", HeaderValues.encode(name));
+        }
+        extraHeaders.forEach(headers::add);
+        return headers;
+    }
+
+    /** A redirect is answered as the HTTP status it is, as the JDK's client (never following) did, and as a direct POST is. */
+    private org.eclipse.jetty.client.Request jettyPost(PostHeaders headers, byte[] body) {
+        return posts.post(endpoint.url(), headers, body).followRedirects(false);
     }
 
     private void emit(TransportEvent event) {
@@ -332,6 +359,9 @@ final class ModernHttpTransport implements Transport {
         closed = true;
         exchanges.values().forEach(Exchange::cancel);
         exchanges.clear();
+        if (direct != null) {
+            direct.close();
+        }
         try {
             posts.close();
         } catch (Exception e) {

@@ -20,16 +20,19 @@ import org.eclipse.jetty.io.Content;
  */
 final class PostAnswer implements Response.Listener {
 
-    /** Called on Jetty's threads, exactly once per answer: nothing here may block. */
+    /**
+     * Told of one answer, exactly once, on Jetty's threads or on the thread that collects a
+     * {@link DirectPosts} answer: nothing here may block.
+     */
     interface Receiver {
         /** A 2xx {@code text/event-stream} answer: {@code body} blocks, so read it on a thread of your own. */
-        void eventStream(Response response, InputStream body);
+        void eventStream(AnswerHead response, InputStream body);
 
         /** Any other answer with its body (a non-2xx one's cut at its limit). */
-        void answered(Response response, String body);
+        void answered(AnswerHead response, String body);
 
         /** The exchange failed: before the status line when {@code response} is null, else while the body came. */
-        void failed(Response response, Throwable cause);
+        void failed(AnswerHead response, Throwable cause);
     }
 
     private final HttpAuthorization authorization;
@@ -65,7 +68,7 @@ final class PostAnswer implements Response.Listener {
             body.onHeaders(answer);
             stream = body;
             if (settled.compareAndSet(false, true)) {
-                receiver.eventStream(answer, body.getInputStream());
+                receiver.eventStream(AnswerHead.of(answer), body.getInputStream());
             }
         }
     }
@@ -91,9 +94,9 @@ final class PostAnswer implements Response.Listener {
             if (settled.compareAndSet(false, true)) {
                 IOException tooLong = new IOException("response body exceeds the limit of " + limit + " bytes (maxMessageBytes)");
                 if (success) {
-                    receiver.failed(answer, tooLong);
+                    receiver.failed(AnswerHead.of(answer), tooLong);
                 } else {
-                    receiver.answered(answer, text());
+                    receiver.answered(AnswerHead.of(answer), text());
                 }
                 answer.abort(tooLong);
             }
@@ -143,9 +146,9 @@ final class PostAnswer implements Response.Listener {
         }
         Response answer = response;
         if (answer == null || result.getResponseFailure() != null) {
-            receiver.failed(answer, result.getFailure());
+            receiver.failed(answer == null ? null : AnswerHead.of(answer), result.getFailure());
         } else {
-            receiver.answered(answer, text());
+            receiver.answered(AnswerHead.of(answer), text());
         }
     }
 }

@@ -3,7 +3,6 @@ package dev.mcpx.transport.http;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -76,18 +75,21 @@ final class PostClient implements AutoCloseable {
     }
 
     /**
-     * A JSON POST to {@code endpoint} with its configured headers and authorization, accepting
-     * JSON or SSE; the transport adds its own headers.
+     * The headers every POST to {@code endpoint} carries: its configured ones, its authorization
+     * and an {@code Accept} of JSON or SSE; the transport adds its own.
      */
-    Request post(UpstreamEndpoint.Http endpoint, String body) {
-        URI url = endpoint.url();
+    static PostHeaders headers(UpstreamEndpoint.Http endpoint) {
+        PostHeaders headers = new PostHeaders();
+        endpoint.headers().forEach(headers::add);
+        endpoint.authorization().headers("POST", endpoint.url()).forEach(headers::put);
+        return headers.put("Accept", LegacyHttpTransport.ACCEPT_BOTH);
+    }
+
+    /** A JSON POST of {@code body} to {@code url} with {@code headers}. */
+    Request post(URI url, PostHeaders headers, byte[] body) {
         return jetty.newRequest(url).method("POST").tag(tag)
-                .headers(headers -> {
-                    endpoint.headers().forEach(headers::add);
-                    endpoint.authorization().headers("POST", url).forEach(headers::put);
-                    headers.put("Accept", LegacyHttpTransport.ACCEPT_BOTH);
-                })
-                .body(new ByteBufferRequestContent("application/json", ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8))));
+                .headers(fields -> headers.forEach(fields::add))
+                .body(new ByteBufferRequestContent("application/json", ByteBuffer.wrap(body)));
     }
 
     HttpClient sharedClient() {

@@ -42,9 +42,13 @@ final class Unauthorized {
                 response.headers().firstValue("DPoP-Nonce").orElse(null));
     }
 
+    static AuthorizationRequiredException ofRequestAnswer(AnswerHead response) {
+        return of(response.status(), response.header("WWW-Authenticate"), response::sentAuthorization,
+                response.header("DPoP-Nonce"));
+    }
+
     static AuthorizationRequiredException ofRequestAnswer(org.eclipse.jetty.client.Response response) {
-        return of(response.getStatus(), response.getHeaders().get("WWW-Authenticate"),
-                () -> response.getRequest().getHeaders().get("Authorization"), response.getHeaders().get("DPoP-Nonce"));
+        return ofRequestAnswer(AnswerHead.of(response));
     }
 
     private static AuthorizationRequiredException of(int status, String challenge, Supplier<String> sentAuthorization,

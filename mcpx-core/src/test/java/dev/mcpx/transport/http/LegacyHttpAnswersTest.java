@@ -32,6 +32,11 @@ import org.junit.jupiter.api.Test;
 /** How the legacy transport reads the odd answers real servers give, from a scripted server. */
 class LegacyHttpAnswersTest {
 
+    /** The transport under test as a test drives it; {@link SenderCollectsTests} drives it as the client does. */
+    Transport wrap(Transport transport) {
+        return transport;
+    }
+
     private final RecordedEvents events = new RecordedEvents();
     private final List<String> methodsSeen = new CopyOnWriteArrayList<>();
     private HttpServer server;
@@ -66,8 +71,8 @@ class LegacyHttpAnswersTest {
         });
         server.start();
         URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp");
-        transport = LegacyHttpTransports.streamable(new UpstreamEndpoint.Http(url, Map.of(),
-                UpstreamEndpoint.HttpKind.STREAMABLE), options);
+        transport = wrap(LegacyHttpTransports.streamable(new UpstreamEndpoint.Http(url, Map.of(),
+                UpstreamEndpoint.HttpKind.STREAMABLE), options));
         transport.start(events);
         return transport;
     }

@@ -40,6 +40,11 @@ import tools.jackson.databind.node.ObjectNode;
 
 class LegacyHttpTransportTest {
 
+    /** The transport under test as a test drives it; {@link SenderCollectsTests} drives it as the client does. */
+    Transport wrap(Transport transport) {
+        return transport;
+    }
+
     private static final LegacyHttpOptions FAST = LegacyHttpOptions.defaults().withDefaultRetry(Duration.ofMillis(100));
 
     private final AtomicLong ids = new AtomicLong();
@@ -61,8 +66,8 @@ class LegacyHttpTransportTest {
     }
 
     private Transport connect(LegacyHttpOptions options, Map<String, String> headers) {
-        transport = LegacyHttpTransports.streamable(
-                new UpstreamEndpoint.Http(upstream.url(), headers, UpstreamEndpoint.HttpKind.STREAMABLE), options);
+        transport = wrap(LegacyHttpTransports.streamable(
+                new UpstreamEndpoint.Http(upstream.url(), headers, UpstreamEndpoint.HttpKind.STREAMABLE), options));
         transport.start(events);
         return transport;
     }
@@ -435,9 +440,9 @@ class LegacyHttpTransportTest {
                         break;
                     }
                 }
-                transport = LegacyHttpTransports.streamable(new UpstreamEndpoint.Http(
+                transport = wrap(LegacyHttpTransports.streamable(new UpstreamEndpoint.Http(
                         URI.create("http://127.0.0.1:" + full.getLocalPort() + "/mcp"), Map.of(),
-                        UpstreamEndpoint.HttpKind.STREAMABLE), FAST.withConnectTimeout(Duration.ofMillis(300)));
+                        UpstreamEndpoint.HttpKind.STREAMABLE), FAST.withConnectTimeout(Duration.ofMillis(300))));
                 transport.start(events);
                 assertThat(failureOf(new Request(nextId(), "ping", null)))
                         .isInstanceOf(UpstreamUnavailableException.class).hasMessageContaining("cannot connect");

@@ -22,6 +22,7 @@ import dev.mcpx.testkit.modern.BreakMode;
 import dev.mcpx.testkit.modern.ModernHttpUpstream;
 import dev.mcpx.testkit.modern.RecordedRequest;
 import dev.mcpx.transport.Outbound;
+import dev.mcpx.transport.Transport;
 import dev.mcpx.transport.TransportEvent;
 import dev.mcpx.transport.TransportEvent.Received;
 import dev.mcpx.transport.TransportEvent.RequestFailed;
@@ -45,17 +46,22 @@ import tools.jackson.databind.node.ObjectNode;
 
 class ModernHttpTransportTest {
 
+    /** The transport under test as a test drives it; {@link SenderCollectsTests} drives it as the client does. */
+    Transport wrap(Transport transport) {
+        return transport;
+    }
+
     private static final ModernMeta META = ModernMeta.of(ProtocolVersion.V2026_07_28, "mcpx-test", "1.0", Json.object());
 
     private final BlockingQueue<TransportEvent> events = new LinkedBlockingQueue<>();
     private ModernHttpUpstream upstream;
-    private ModernHttpTransport transport;
+    private Transport transport;
     private int expectedMismatches;
 
     @BeforeEach
     void start() {
         upstream = ModernHttpUpstream.start();
-        transport = transportTo(upstream, JsonRpcMessageLimit.DEFAULT);
+        transport = wrap(transportTo(upstream, JsonRpcMessageLimit.DEFAULT));
         transport.start(events::add);
     }
 
@@ -234,7 +240,7 @@ class ModernHttpTransportTest {
     void anEventOverTheSizeLimitLosesTheStreamInsteadOfMemory() throws Exception {
         transport.close();
         events.clear();
-        transport = transportTo(upstream, JsonRpcMessageLimit.TINY);
+        transport = wrap(transportTo(upstream, JsonRpcMessageLimit.TINY));
         transport.start(events::add);
 
         transport.send(Outbound.of(request(13, "tools/call", "{'name': 'plain_tool', 'arguments': {'text': '" + "x".repeat(400) + "'}}")));
