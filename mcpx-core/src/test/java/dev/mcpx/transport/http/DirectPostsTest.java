@@ -74,7 +74,11 @@ class DirectPostsTest {
                 }
             }
         });
-        URI url = URI.create("http://127.0.0.1:" + server.getLocalPort() + "/mcp");
+        return connect(server.getLocalPort());
+    }
+
+    private Transport connect(int port) {
+        URI url = URI.create("http://127.0.0.1:" + port + "/mcp");
         transport = LegacyHttpTransports.streamable(new UpstreamEndpoint.Http(url, Map.of(), UpstreamEndpoint.HttpKind.STREAMABLE));
         transport.start(events);
         return transport;
@@ -306,8 +310,12 @@ class DirectPostsTest {
 
     @Test
     void aServerThatIsNotThereFailsTheRequestAsUnreachable() throws IOException {
-        serve((n, target, body, out) -> false);
-        server.close();
+        int port;
+        // closed with nothing blocked in accept: a listening socket closed under a blocked accept can still take a connect
+        try (ServerSocket gone = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            port = gone.getLocalPort();
+        }
+        connect(port);
 
         call(1, Duration.ofSeconds(10));
 

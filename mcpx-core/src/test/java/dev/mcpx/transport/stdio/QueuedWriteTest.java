@@ -2,6 +2,7 @@ package dev.mcpx.transport.stdio;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcMessage.Notification;
@@ -27,6 +28,8 @@ class QueuedWriteTest {
         try {
             Thread stuck = Thread.ofVirtual().start(() -> catchThrowable(() ->
                     transport.send(note("x".repeat(512 * 1024), Duration.ofMinutes(2)))));
+            // its line is queued once it waits for the write; on a loaded machine that may take a while to happen
+            await().atMost(Duration.ofSeconds(30)).until(() -> stuck.getState() == Thread.State.TIMED_WAITING);
             Throwable queued = null;
             // small lines go through until the big one holds the pipe; the first that fails was queued behind it
             for (int i = 0; i < 200 && queued == null; i++) {
