@@ -12,13 +12,13 @@ import java.util.List;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The JVM's own JSON thread dump, read for virtual threads. From JDK 25 on it lists the monitors
- * each thread owns: a virtual thread that waits while owning one pins its carrier on JDK 21-23.
+ * The JVM's own JSON thread dump. From JDK 25 on it lists the monitors each thread owns: a
+ * virtual thread that waits while owning one pins its carrier on JDK 21-23.
  */
 final class ThreadDumps {
 
-    /** One virtual thread as the dump shows it. */
-    record VirtualThread(String name, String state, List<String> stack, List<String> monitorOwners) {
+    /** One thread as the dump shows it. */
+    record DumpedThread(String name, boolean virtual, String state, List<String> stack, List<String> monitorOwners) {
 
         boolean runs(String frame) {
             return stack.stream().anyMatch(line -> line.contains(frame));
@@ -32,7 +32,12 @@ final class ThreadDumps {
     private ThreadDumps() {
     }
 
-    static List<VirtualThread> virtualThreads() {
+    static List<DumpedThread> virtualThreads() {
+        return threads().stream().filter(DumpedThread::virtual).toList();
+    }
+
+    /** Platform and virtual threads alike. */
+    static List<DumpedThread> threads() {
         try {
             Path file = Files.createTempDirectory("mcpx-threads").resolve("dump.json");
             ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
@@ -40,12 +45,9 @@ final class ThreadDumps {
             JsonNode dump = Json.parse(Files.readString(file));
             Files.delete(file);
             Files.delete(file.getParent());
-            List<VirtualThread> threads = new ArrayList<>();
+            List<DumpedThread> threads = new ArrayList<>();
             for (JsonNode container : dump.path("threadDump").path("threadContainers")) {
                 for (JsonNode thread : container.path("threads")) {
-                    if (!thread.path("virtual").asBoolean(false)) {
-                        continue;
-                    }
                     List<String> stack = new ArrayList<>();
                     thread.path("stack").forEach(frame -> stack.add(frame.asString()));
                     List<String> owners = new ArrayList<>();
@@ -53,8 +55,8 @@ final class ThreadDumps {
                         int depth = held.path("depth").asInt();
                         owners.add(depth < stack.size() ? stack.get(depth) : "?");
                     }
-                    threads.add(new VirtualThread(thread.path("name").asString(""), thread.path("state").asString(""),
-                            stack, owners));
+                    threads.add(new DumpedThread(thread.path("name").asString(""), thread.path("virtual").asBoolean(false),
+                            thread.path("state").asString(""), stack, owners));
                 }
             }
             return threads;
@@ -68,7 +70,7 @@ final class ThreadDumps {
      * pin a carrier on JDK 21-23. (The JDK's own java.io takes monitors on JDK 25, which does not
      * pin, and ReentrantLocks on 21, so only monitors mcpx code takes count.)
      */
-    static List<VirtualThread> pinnedBy(String packagePrefix) {
+    static List<DumpedThread> pinnedBy(String packagePrefix) {
         return virtualThreads().stream()
                 .filter(thread -> thread.waiting()
                         && thread.monitorOwners().stream().anyMatch(owner -> owner.startsWith(packagePrefix)))

@@ -12,7 +12,6 @@ import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
-import org.eclipse.jetty.util.thread.VirtualThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,9 +32,12 @@ public final class HttpFront implements AutoCloseable {
 
     /**
      * Exchanges served at once. Jetty's default of 200 capped hosts at 200 calls in flight;
-     * each waiting call is only a parked virtual thread.
+     * past {@link #PLATFORM_THREADS}, each waiting call is only a parked virtual thread.
      */
     static final int MAX_CONCURRENT_EXCHANGES = 10_000;
+
+    /** Platform threads the front runs on before it takes virtual ones ({@link FrontThreads}). */
+    static final int PLATFORM_THREADS = 32;
 
     /** Connections the kernel queues for accept; Java's default of 50 overflowed when many hosts connected at once. */
     static final int ACCEPT_QUEUE = 1024;
@@ -63,7 +65,7 @@ public final class HttpFront implements AutoCloseable {
         gateway.hostRequests().relayHeldCalls(replication.heldCalls());
         sessions = new LegacySessions(IDLE_LIMIT, limits, sse, replayCounters, replication.sessions(), replication.streams(),
                 gateway.hostRequests());
-        server = new Server(new VirtualThreadPool(MAX_CONCURRENT_EXCHANGES));
+        server = new Server(new FrontThreads(PLATFORM_THREADS, MAX_CONCURRENT_EXCHANGES));
         HttpConfiguration http = new HttpConfiguration();
         http.setRequestHeaderSize(limits.maxHeaderBytes());
         tls = security.tls().isPresent();

@@ -330,4 +330,48 @@ class HttpFrontTest {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(Long.parseLong(host.call("fake__cancellations", Json.object()).text())).isGreaterThan(cancelledBefore));
     }
+
+    @Test
+    void callsWaitingOnASlowUpstreamBeyondThePlatformThreadsDoNotHoldOtherHosts() throws Exception {
+        HttpHost host = HttpHost.modern(front.mcpUri());
+        long callsBefore = Long.parseLong(host.call("fake__calls", Json.object()).text());
+        long cancelledBefore = Long.parseLong(host.call("fake__cancellations", Json.object()).text());
+        int sleeping = HttpFront.PLATFORM_THREADS + 8;
+        List<Socket> hosts = new ArrayList<>();
+        try {
+            for (int i = 0; i < sleeping; i++) {
+                hosts.add(sleepingCall(100 + i));
+            }
+            // every sleeping call holds a front thread upstream, and still the host's next call is answered
+            await().atMost(Duration.ofSeconds(30)).until(() ->
+                    Long.parseLong(host.call("fake__calls", Json.object()).text()) >= callsBefore + sleeping + 2);
+            assertThat(host.call("fake__echo", Json.object().put("text", "through")).text()).isEqualTo("Echo: through");
+        } finally {
+            for (Socket socket : hosts) {
+                socket.close();
+            }
+        }
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(Long.parseLong(host.call("fake__cancellations", Json.object()).text()))
+                        .isGreaterThanOrEqualTo(cancelledBefore + sleeping));
+    }
+
+    /** A host on a socket of its own, in a 30 s call it never waits out. */
+    private Socket sleepingCall(int id) throws Exception {
+        ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", id).put("method", "tools/call");
+        ObjectNode params = body.putObject("params").put("name", "fake__sleep");
+        params.putObject("arguments").put("ms", 30_000);
+        params.putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+                .putObject("io.modelcontextprotocol/clientCapabilities");
+        byte[] payload = Json.write(body).getBytes(StandardCharsets.UTF_8);
+        Socket socket = new Socket("127.0.0.1", front.port());
+        OutputStream out = socket.getOutputStream();
+        out.write(("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"
+                + "Mcp-Method: tools/call\r\nMcp-Name: fake__sleep\r\nContent-Length: " + payload.length + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        out.write(payload);
+        out.flush();
+        return socket;
+    }
 }
