@@ -1,5 +1,6 @@
 package dev.mcpx.transport.http;
 
+import dev.mcpx.protocol.MessageBytes;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.transport.HttpAuthorization;
 import java.io.FilterInputStream;
@@ -163,7 +164,7 @@ final class DirectPosts implements AutoCloseable {
                 return;
             }
             int limit = answer.successful() ? maxBody : maxErrorBody;
-            byte[] bytes = body.readNBytes(limit + 1);
+            byte[] bytes = MessageBytes.readAtMost(body, limit + 1, PlainConnection.declaredLength(body));
             boolean cut = bytes.length > limit;
             if (cut) {
                 connection.close();

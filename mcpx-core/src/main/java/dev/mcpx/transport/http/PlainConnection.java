@@ -160,6 +160,11 @@ final class PlainConnection implements AutoCloseable {
         return new FixedBody(Long.MAX_VALUE, false);
     }
 
+    /** The length {@code body} (from {@link #body}) declared, or -1 when it runs to a last chunk or to the close. */
+    static long declaredLength(InputStream body) {
+        return body instanceof FixedBody fixed && fixed.remaining != Long.MAX_VALUE ? fixed.remaining : -1;
+    }
+
     /** Lifts the bound on reads: an event stream may rightly stay quiet for long. */
     void unbounded() {
         deadline = 0;

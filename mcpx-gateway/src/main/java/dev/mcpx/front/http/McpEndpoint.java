@@ -18,6 +18,7 @@ import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.MalformedMessageException;
 import dev.mcpx.protocol.McpErrorException;
+import dev.mcpx.protocol.MessageBytes;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.RequestId;
@@ -162,7 +163,7 @@ final class McpEndpoint {
     /** The body as text, or null past {@code limit} bytes: a chunked body has no length to check up front. */
     private static String boundedBody(org.eclipse.jetty.server.Request request, int limit) throws IOException {
         try (InputStream in = Content.Source.asInputStream(request)) {
-            byte[] bytes = in.readNBytes(limit + 1);
+            byte[] bytes = MessageBytes.readAtMost(in, limit + 1, request.getLength());
             return bytes.length > limit ? null : new String(bytes, StandardCharsets.UTF_8);
         }
     }
