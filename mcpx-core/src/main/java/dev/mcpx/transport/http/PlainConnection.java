@@ -267,7 +267,16 @@ final class PlainConnection implements AutoCloseable {
     }
 
     /** A body of a known length, or (length Long.MAX_VALUE) one that ends when the server closes. */
-    private final class FixedBody extends InputStream {
+    /** An answer's body on this connection: reads of many bytes are what it implements. */
+    private abstract static class Body extends InputStream {
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+    }
+
+    private final class FixedBody extends Body {
         private long remaining;
         private final boolean keepAlive;
 
@@ -277,12 +286,6 @@ final class PlainConnection implements AutoCloseable {
             if (length == 0) {
                 reusable = keepAlive;
             }
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
         }
 
         @Override
@@ -316,7 +319,7 @@ final class PlainConnection implements AutoCloseable {
     }
 
     /** A chunked body (trailers read and dropped). */
-    private final class ChunkedBody extends InputStream {
+    private final class ChunkedBody extends Body {
         private final boolean keepAlive;
         private long chunkLeft;
         private boolean afterChunk;
@@ -324,12 +327,6 @@ final class PlainConnection implements AutoCloseable {
 
         ChunkedBody(boolean keepAlive) {
             this.keepAlive = keepAlive;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
         }
 
         @Override

@@ -309,23 +309,13 @@ class HttpFrontTest {
         host.request("tools/list", null);
         long callsBefore = Long.parseLong(host.call("fake__calls", Json.object()).text());
         long cancelledBefore = Long.parseLong(host.call("fake__cancellations", Json.object()).text());
-        ObjectNode body = Json.object().put("jsonrpc", "2.0").put("id", 9).put("method", "tools/call");
-        ObjectNode params = body.putObject("params").put("name", "fake__sleep");
-        params.putObject("arguments").put("ms", 30_000);
-        params.putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
-                .putObject("io.modelcontextprotocol/clientCapabilities");
-        byte[] payload = Json.write(body).getBytes(StandardCharsets.UTF_8);
-        try (Socket socket = new Socket("127.0.0.1", front.port())) {
-            OutputStream out = socket.getOutputStream();
-            out.write(("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                    + "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"
-                    + "Mcp-Method: tools/call\r\nMcp-Name: fake__sleep\r\nContent-Length: " + payload.length + "\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.write(payload);
-            out.flush();
+        Socket socket = sleepingCall(9);
+        try {
             // the host goes away only once its call runs upstream: one more call than before, and this one
             await().atMost(Duration.ofSeconds(20)).until(() ->
                     Long.parseLong(host.call("fake__calls", Json.object()).text()) >= callsBefore + 2);
+        } finally {
+            socket.close();
         }
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(Long.parseLong(host.call("fake__cancellations", Json.object()).text())).isGreaterThan(cancelledBefore));
