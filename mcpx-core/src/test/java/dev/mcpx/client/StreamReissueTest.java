@@ -7,6 +7,7 @@ import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.protocol.StreamLostException;
+import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.testkit.modern.ModernHttpUpstream;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.time.Duration;
@@ -167,8 +168,9 @@ class StreamReissueTest {
 
     /**
      * 20 concurrent calls while the next 20 responses break, re-issues included: whichever
-     * attempts the breaks hit, no call runs more than twice, every failure is a stream loss,
-     * every attempt has its own id, and the counts add up.
+     * attempts the breaks hit, no call runs more than twice, every attempt has its own id, and
+     * every failure is a stream loss, or a refusal once three calls in a row lost both their
+     * attempts (which the breaks hit depends on timing; the condition is the design).
      */
     @Test
     void concurrentBrokenCallsRecoverIndependently() throws Exception {
@@ -176,7 +178,8 @@ class StreamReissueTest {
         client.listTools();
         upstream.breakStream("read_only_tool", 20);
         List<Future<JsonNode>> calls = new ArrayList<>();
-        int failures = 0;
+        int lost = 0;
+        int refused = 0;
 
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 20; i++) {
@@ -186,16 +189,27 @@ class StreamReissueTest {
                 try {
                     assertThat(text(call.get(20, TimeUnit.SECONDS))).startsWith("read_only_tool execution ");
                 } catch (ExecutionException e) {
-                    assertThat(e.getCause()).isInstanceOf(StreamLostException.class);
-                    failures++;
+                    if (e.getCause() instanceof StreamLostException) {
+                        lost++;
+                    } else {
+                        assertThat(e.getCause()).isInstanceOf(UpstreamUnavailableException.class)
+                                .hasMessageContaining("every response stream of the upstream breaks");
+                        refused++;
+                    }
                 }
             }
         }
 
         long reissues = client.counters().snapshot().reissues();
-        assertThat(reissues + failures).as("every break hit one attempt").isEqualTo(20);
-        assertThat(upstream.executions("read_only_tool")).isEqualTo(20 + (int) reissues);
-        assertThat(distinctIds("read_only_tool")).isEqualTo(20 + (int) reissues);
+        int executions = upstream.executions("read_only_tool");
+        assertThat(distinctIds("read_only_tool")).isEqualTo(executions);
+        assertThat(executions).as("no call ran more than twice").isLessThanOrEqualTo(20 + (int) reissues);
+        if (refused == 0) {
+            assertThat(reissues + lost).as("every break hit one attempt").isEqualTo(20);
+            assertThat(executions).isEqualTo(20 + (int) reissues);
+        } else {
+            assertThat(lost).as("the condition needs three calls that lost both attempts").isGreaterThanOrEqualTo(3);
+        }
     }
 
     @Test
