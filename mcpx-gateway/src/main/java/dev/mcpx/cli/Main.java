@@ -41,10 +41,9 @@ public final class Main implements Runnable {
 
     /**
      * What every command that reads a config does first and its command line does not decide, on
-     * a second core while picocli builds its model (single-threaded, and not from the AOT cache:
-     * picocli's classes are too old a format for it), so a gateway starts its upstreams sooner: the
-     * proxy class the JDK makes for each annotation type picocli reads, the first config parse, the
-     * first JSON-RPC round trip.
+     * a second core while picocli builds its model (single-threaded), so a gateway starts its
+     * upstreams sooner: the proxy class the JDK makes for each annotation type picocli reads, the
+     * first config parse, the first JSON-RPC round trip.
      */
     static void warmUp() {
         try {

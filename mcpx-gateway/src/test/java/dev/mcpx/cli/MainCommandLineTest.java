@@ -4,11 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.config.GatewayConfig;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
-/** Which subcommands a command line gets, and that what the warm-up runs is a valid config. */
+/**
+ * Which subcommands a command line gets, that what the warm-up runs is a valid config, and that
+ * picocli is the build the AOT cache can hold.
+ */
 class MainCommandLineTest {
 
     private static final String[] EVERY_COMMAND = {"serve", "tools", "call", "probe", "conformance-client", "setup",
@@ -50,5 +57,17 @@ class MainCommandLineTest {
         GatewayConfig config = new ConfigLoader(Map.of()).parse(Main.WARM_UP_CONFIG, Path.of("mcpx-warm-up.json"));
 
         assertThat(config.upstreams()).hasSize(1);
+    }
+
+    @Test
+    void picocliIsCompiledForJava21SoTheAotCacheHoldsIt() throws IOException {
+        // the JVM's AOT cache skips classes older than version 50, which picocli's own jar holds
+        try (InputStream in = CommandLine.class.getResourceAsStream("CommandLine.class");
+             DataInputStream data = new DataInputStream(in)) {
+            assertThat(data.readInt()).isEqualTo(0xCAFEBABE);
+            data.readUnsignedShort();
+
+            assertThat(data.readUnsignedShort()).as("class-file major version").isEqualTo(65);
+        }
     }
 }
