@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * How far the hop is from the floor of its stack (issue 17): in one run, against one fast legacy
  * HTTP upstream, with one driver ({@code wrk} at 1 and 16 connections after a warm-up), the CPU
  * per call of a hand-written blocking proxy ({@link SocketFloorProxy}), of a bare proxy on mcpx's
- * own HTTP stack ({@link JettyFloorProxy}), and of mcpx, as {@code bin/mcpx} starts it and with C2
+ * own HTTP stack ({@link JettyFloorProxy}) in the model mcpx's hop had and in the one it has, and of mcpx, as {@code bin/mcpx} starts it and with C2
  * on (the floors' JIT). A target below the floor of a stack cannot be met by
  * tuning the code on top of it.
  */
@@ -24,6 +24,18 @@ final class FloorBench {
     static final int WARM_UP_SECONDS = 30;
     static final int SECONDS = 5;
     private static final Pattern LISTENING = Pattern.compile("listening on (http\\S+/mcp)");
+
+    /** A floor proxy: its row's name, its main class and the arguments after the upstream's URL. */
+    record Floor(String name, Class<?> main, List<String> args) {
+        String logName() {
+            return main.getSimpleName() + args.stream().map(arg -> "-" + arg).collect(java.util.stream.Collectors.joining());
+        }
+    }
+
+    static final List<Floor> FLOORS = List.of(
+            new Floor("SocketFloorProxy", SocketFloorProxy.class, List.of()),
+            new Floor("JettyFloorProxy", JettyFloorProxy.class, List.of("virtual")),
+            new Floor("JettyFloorProxy, platform threads", JettyFloorProxy.class, List.of("platform")));
 
     /** One proxy at 1 and at 16 connections. */
     record Row(String setup, WrkRun.Wrk one, WrkRun.Wrk sixteen) {
@@ -43,11 +55,11 @@ final class FloorBench {
         List<Row> rows = new ArrayList<>();
         try (FastUpstream upstream = FastUpstream.start(FastUpstream.Era.LEGACY, 1)) {
             rows.add(measure(env, wrk, "direct", upstream.url(), null, "echo", -1));
-            for (Class<?> proxy : List.of(SocketFloorProxy.class, JettyFloorProxy.class)) {
-                try (ChildProcess child = ChildProcess.start("floor-" + proxy.getSimpleName(), javaCommand(proxy, upstream.url()),
-                        Map.of(), env.logDir(), FloorBench::listeningUrl)) {
+            for (Floor floor : FLOORS) {
+                try (ChildProcess child = ChildProcess.start("floor-" + floor.logName(),
+                        javaCommand(floor.main(), upstream.url(), floor.args()), Map.of(), env.logDir(), FloorBench::listeningUrl)) {
                     URI url = URI.create(child.awaitListening(Duration.ofSeconds(60)));
-                    rows.add(measure(env, wrk, proxy.getSimpleName(), url, null, "echo", child.pid()));
+                    rows.add(measure(env, wrk, floor.name(), url, null, "echo", child.pid()));
                 }
             }
             Path config = new GatewayConfigFile().http("legacy", upstream.url()).write(env.logDir(), "floor.json");
@@ -79,13 +91,14 @@ final class FloorBench {
     }
 
     /** The bench's own JVM and class path, with the collector bin/mcpx picks on this machine's size. */
-    private static List<String> javaCommand(Class<?> main, URI upstream) {
+    private static List<String> javaCommand(Class<?> main, URI upstream, List<String> args) {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java));
         if (Runtime.getRuntime().availableProcessors() <= 2) {
             command.addAll(List.of("-XX:+UseSerialGC", "-Xms8m"));
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName(), upstream.toString()));
+        command.addAll(args);
         return command;
     }
 

@@ -1,5 +1,6 @@
 package dev.mcpx.bench;
 
+import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
@@ -19,13 +20,17 @@ import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
- * The floor of mcpx's own HTTP stack: a proxy of POST bodies built as mcpx's hop is (Jetty's
- * server on virtual threads, each request's thread waiting for the upstream's answer from
- * Jetty's client, whose selector completes it), with no MCP in it. {@code java -cp bench.jar
- * dev.mcpx.bench.JettyFloorProxy UPSTREAM_URL}; prints {@code listening on URL}.
+ * The floor of mcpx's own HTTP stack: a proxy of POST bodies on Jetty's server, with no MCP in it,
+ * in one of two models. {@code virtual}: as mcpx's hop was built until FrontThreads (Jetty's
+ * server on virtual threads, each request's thread waiting for the upstream's answer from Jetty's
+ * client, whose selector completes it). {@code platform}: as it is built now (Jetty's server on
+ * platform threads, each of which writes the upstream POST on a kept-alive connection of its own
+ * and reads the answer with a blocking read, as DirectPosts does). {@code java -cp bench.jar
+ * dev.mcpx.bench.JettyFloorProxy UPSTREAM_URL [virtual|platform]}; prints {@code listening on URL}.
  */
 public final class JettyFloorProxy {
 
@@ -34,6 +39,21 @@ public final class JettyFloorProxy {
 
     public static void main(String[] args) throws Exception {
         URI upstream = URI.create(args[0]);
+        boolean platform = args.length > 1 && args[1].equals("platform");
+        Server server = platform ? new Server(new QueuedThreadPool(64, 2)) : new Server(new VirtualThreadPool(10_000));
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        server.setHandler(platform ? blockingUpstream(upstream) : clientUpstream(upstream));
+        server.start();
+        System.out.println("listening on http://127.0.0.1:" + connector.getLocalPort() + "/mcp");
+        System.out.flush();
+        Thread.currentThread().join();
+    }
+
+    /** Each request's thread waits on a future that Jetty's client completes from its selector. */
+    private static Handler clientUpstream(URI upstream) throws Exception {
         QueuedThreadPool clientThreads = new QueuedThreadPool(16, 1);
         clientThreads.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
         HttpClientTransportOverHTTP http11 = new HttpClientTransportOverHTTP(1);
@@ -42,12 +62,7 @@ public final class JettyFloorProxy {
         client.setExecutor(clientThreads);
         client.setIdleTimeout(0);
         client.start();
-        Server server = new Server(new VirtualThreadPool(10_000));
-        ServerConnector connector = new ServerConnector(server);
-        connector.setHost("127.0.0.1");
-        connector.setPort(0);
-        server.addConnector(connector);
-        server.setHandler(new Handler.Abstract() {
+        return new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 byte[] body = BufferUtil.toArray(Content.Source.asByteBuffer(request));
@@ -64,15 +79,41 @@ public final class JettyFloorProxy {
                                 }
                             }
                         });
-                byte[] reply = answer.get();
-                response.getHeaders().put("Content-Type", "application/json");
-                response.write(true, ByteBuffer.wrap(reply), callback);
+                reply(answer.get(), response, callback);
                 return true;
             }
-        });
-        server.start();
-        System.out.println("listening on http://127.0.0.1:" + connector.getLocalPort() + "/mcp");
-        System.out.flush();
-        Thread.currentThread().join();
+        };
+    }
+
+    /** Each request's thread carries the call to the upstream and back on its own connection. */
+    private static Handler blockingUpstream(URI upstream) {
+        String head = SocketFloorProxy.postHead(upstream);
+        ThreadLocal<SocketFloorProxy.Connection> connections = new ThreadLocal<>();
+        return new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                byte[] body = BufferUtil.toArray(Content.Source.asByteBuffer(request));
+                SocketFloorProxy.Connection up = connections.get();
+                if (up == null) {
+                    up = SocketFloorProxy.Connection.open(upstream);
+                    connections.set(up);
+                }
+                byte[] answer;
+                try {
+                    answer = up.exchange(head, body);
+                } catch (IOException e) {
+                    connections.remove();
+                    up.close();
+                    throw e;
+                }
+                reply(answer, response, callback);
+                return true;
+            }
+        };
+    }
+
+    private static void reply(byte[] answer, Response response, Callback callback) {
+        response.getHeaders().put("Content-Type", "application/json");
+        response.write(true, ByteBuffer.wrap(answer), callback);
     }
 }

@@ -202,9 +202,11 @@ final class Report {
                 .append(" s each after ").append(FloorBench.WARM_UP_SECONDS).append(" s at 1 connection; CPU and context ")
                 .append("switches per call are the proxy process's own, from /proc. `SocketFloorProxy`: a hand-written ")
                 .append("blocking proxy, one platform thread per connection carrying each call there and back. ")
-                .append("`JettyFloorProxy`: a bare proxy on mcpx's own HTTP stack (Jetty's server on virtual threads, ")
-                .append("Jetty's client completing from its selector), no MCP in it. A target below a stack's floor cannot ")
-                .append("be met by tuning the code on top of it.\n\n");
+                .append("`JettyFloorProxy`: a bare proxy on mcpx's own HTTP stack, no MCP in it, in the model mcpx's hop ")
+                .append("had (Jetty's server on virtual threads, Jetty's client completing from its selector) and, on ")
+                .append("platform threads, in the one it has (Jetty's server on platform threads, each writing the upstream ")
+                .append("POST on a kept-alive connection of its own and reading the answer with a blocking read). A target ")
+                .append("below a stack's floor cannot be met by tuning the code on top of it.\n\n");
         md.append("| proxy | 1 conn calls/s | p50 ms | CPU us/call | cs/call | 16 conns calls/s | CPU us/call | cs/call |\n");
         md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (FloorBench.Row r : floor.rows()) {

@@ -42,31 +42,53 @@ public final class SocketFloorProxy {
     }
 
     private static void serve(Socket host, URI upstream) {
-        try (host; Socket up = new Socket(upstream.getHost(), upstream.getPort())) {
+        try (host; Connection up = Connection.open(upstream)) {
             host.setTcpNoDelay(true);
-            up.setTcpNoDelay(true);
             InputStream fromHost = new BufferedInputStream(host.getInputStream(), 16_384);
             OutputStream toHost = host.getOutputStream();
-            InputStream fromUp = new BufferedInputStream(up.getInputStream(), 16_384);
-            OutputStream toUp = up.getOutputStream();
-            String head = "POST " + upstream.getPath() + " HTTP/1.1\r\nHost: " + upstream.getAuthority()
-                    + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ";
+            String head = postHead(upstream);
             while (true) {
                 byte[] body = readMessage(fromHost);
                 if (body == null) {
                     return;
                 }
-                toUp.write(message(head, body));
-                toUp.flush();
-                byte[] answer = readMessage(fromUp);
-                if (answer == null) {
-                    return;
-                }
+                byte[] answer = up.exchange(head, body);
                 toHost.write(message("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ", answer));
                 toHost.flush();
             }
         } catch (IOException e) {
             // the host or the upstream hung up: this connection is done
+        }
+    }
+
+    /** A POST's head up to its Content-Length value. */
+    static String postHead(URI upstream) {
+        return "POST " + upstream.getPath() + " HTTP/1.1\r\nHost: " + upstream.getAuthority()
+                + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ";
+    }
+
+    /** A kept-alive upstream connection that carries one POST and its answer at a time, blocking. */
+    record Connection(Socket socket, InputStream in, OutputStream out) implements AutoCloseable {
+
+        static Connection open(URI upstream) throws IOException {
+            Socket socket = new Socket(upstream.getHost(), upstream.getPort());
+            socket.setTcpNoDelay(true);
+            return new Connection(socket, new BufferedInputStream(socket.getInputStream(), 16_384), socket.getOutputStream());
+        }
+
+        byte[] exchange(String head, byte[] body) throws IOException {
+            out.write(message(head, body));
+            out.flush();
+            byte[] answer = readMessage(in);
+            if (answer == null) {
+                throw new EOFException("the upstream closed the connection");
+            }
+            return answer;
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
         }
     }
 
