@@ -103,7 +103,8 @@ final class Report {
 
     void hop(HopBench.Result hop) {
         StringBuilder md = new StringBuilder("## The hop: CPU per call, latency, warm-up (issue 17)\n\n");
-        md.append("mcpx (`bin/mcpx serve --http`, a fresh gateway per set-up and round) in front of the in-process fast ")
+        md.append("mcpx (`bin/mcpx serve --http`, a fresh gateway per set-up and round, from the AOT cache trained before ")
+                .append("the run on Java 25+, as a user's second launch starts) in front of the in-process fast ")
                 .append("legacy and modern HTTP upstreams and the stdio fake; the host is mcpx's own client on one legacy ")
                 .append("session over keep-alive. Per set-up: p50 of the first ").append(HopBench.FIRST_CALLS)
                 .append(" calls after start, then calls up to ").append(HopBench.WARM_UP_CALLS)
