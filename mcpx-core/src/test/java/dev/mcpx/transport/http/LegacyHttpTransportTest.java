@@ -459,7 +459,15 @@ class LegacyHttpTransportTest {
         connect();
         String session = handshake();
         upstream.restart();
-        assertThat(failureOf(new Request(nextId(), "ping", null)))
+        McpException failure = failureOf(new Request(nextId(), "ping", null));
+        if (failure instanceof StreamLostException lost) {
+            // The ping went out on the kept-alive connection the restart closed before Jetty's selector
+            // noticed (a race a loaded machine shows); the transport drops that connection, and the
+            // client sends a harmless request once more (LegacyStaleConnectionTest).
+            assertThat(lost.noResponse()).as(lost.getMessage()).isTrue();
+            failure = failureOf(new Request(nextId(), "ping", null));
+        }
+        assertThat(failure)
                 .isInstanceOfSatisfying(SessionExpiredException.class, e -> assertThat(e.sessionId()).isEqualTo(session));
         transport.expireSession(session);
         assertThat(handshake()).isNotEqualTo(session);
