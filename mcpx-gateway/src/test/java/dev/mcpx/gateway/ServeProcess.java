@@ -27,8 +27,14 @@ public final class ServeProcess implements AutoCloseable {
     }
 
     public static ServeProcess start(Map<String, String> environment, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(TestGateways.java(), "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), "dev.mcpx.cli.Main"));
+        return start(List.of(), environment, args);
+    }
+
+    /** {@code jvmOptions} go before the main class (system properties, logging of the JVM). */
+    public static ServeProcess start(List<String> jvmOptions, Map<String, String> environment, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(TestGateways.java(), "-XX:TieredStopAtLevel=1"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.mcpx.cli.Main"));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(environment);

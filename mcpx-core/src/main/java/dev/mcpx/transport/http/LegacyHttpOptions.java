@@ -38,7 +38,8 @@ public record LegacyHttpOptions(Duration connectTimeout, int maxEventBytes, int 
 
     /**
      * One client per transport, for all but its request POSTs ({@link PostClient}); HTTP/1.1 on
-     * plain http (no h2c upgrade dance), HTTP/2 offered on https.
+     * plain http (no h2c upgrade dance, and TLS set up only if a redirect leads to https), HTTP/2
+     * offered on https.
      * Its async work runs on virtual threads: the default executor grows a platform thread per
      * concurrent exchange, which the chaos soak saw pile up under load.
      */
@@ -47,7 +48,8 @@ public record LegacyHttpOptions(Duration connectTimeout, int maxEventBytes, int 
                 .followRedirects(HttpClient.Redirect.NORMAL)
                 .executor(Executors.newVirtualThreadPerTaskExecutor());
         if ("http".equalsIgnoreCase(url.getScheme())) {
-            builder.version(HttpClient.Version.HTTP_1_1);
+            builder.version(HttpClient.Version.HTTP_1_1)
+                    .sslContext(TlsOnFirstUse.jdkContext()).sslParameters(TlsOnFirstUse.jdkParameters());
         }
         return builder.build();
     }

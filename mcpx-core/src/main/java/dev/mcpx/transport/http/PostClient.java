@@ -57,6 +57,7 @@ final class PostClient implements AutoCloseable {
         // An answer's callbacks never block (PostAnswer): the selector thread runs them itself
         // instead of handing each answer to a new virtual thread.
         http11.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
+        TlsOnFirstUse.deferJetty(http11.getClientConnector());
         HttpClient jetty = new HttpClient(http11);
         jetty.setExecutor(threads);
         jetty.setScheduler(new ScheduledExecutorScheduler("mcpx-upstream-http-scheduler", true));
