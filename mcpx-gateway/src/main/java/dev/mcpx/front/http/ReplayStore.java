@@ -113,8 +113,11 @@ final class ReplayStore {
                 counters.keptEvents.decrementAndGet();
                 counters.keptBytes.addAndGet(-event.bytes());
             }
-            oldestFirst.removeIf(event -> event.log() == log);
-            log.events.clear();
+            if (!log.events.isEmpty()) {
+                // a scan of the whole session's events, so only for a stream that kept some
+                oldestFirst.removeIf(event -> event.log() == log);
+                log.events.clear();
+            }
         }
     }
 

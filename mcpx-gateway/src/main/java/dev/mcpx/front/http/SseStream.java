@@ -25,7 +25,15 @@ final class SseStream {
     private static final Logger LOG = LoggerFactory.getLogger(SseStream.class);
 
     private final ReplayStore store;
-    private final StreamLog log;
+    /** Whether this is a legacy stream a host can resume ({@link #store} keeps its events). */
+    private final boolean resumable;
+    /**
+     * Its events in the store, opened when the stream first needs an event id (its priming
+     * event, or an event kept): a call answered as plain JSON, most calls, never opens one.
+     */
+    private volatile StreamLog log;
+    /** Guards opening {@link #log} only: it is opened from the connection's keep-alive timer too, which {@link #lock} would invert. */
+    private final Object opening = new Object();
     private final String retryField;
     private final SseConnection origin;
     /** Held while writing to a slow host, so a lock that does not pin a virtual thread's carrier. */
@@ -38,15 +46,15 @@ final class SseStream {
     private SseStream(ReplayStore store, SseSettings settings, Response response, Duration firstKeepAlive,
                       Duration keepAlive, Runnable onBroken, String[] extraHeaders) {
         this.store = store;
-        this.log = store == null ? null : store.open(this);
+        this.resumable = store != null;
         this.retryField = settings == null ? null : "retry: " + settings.retry().toMillis() + "\n";
-        String prologue = log == null ? null : "id: " + log.primingId() + "\n" + retryField + "data: \n\n";
         if (firstKeepAlive == null) {
-            origin = SseConnection.open(response, keepAlive, broken -> brokenConnection(broken, onBroken), prologue,
-                    extraHeaders);
+            origin = SseConnection.open(response, keepAlive, broken -> brokenConnection(broken, onBroken),
+                    resumable ? prologue() : null, extraHeaders);
         } else {
             origin = SseConnection.deferred(response, firstKeepAlive, keepAlive,
-                    broken -> brokenConnection(broken, onBroken), prologue == null ? null : () -> {
+                    broken -> brokenConnection(broken, onBroken), !resumable ? null : () -> {
+                        String prologue = prologue();
                         // the host can resume from here on: the call it resumes must be known to every replica first
                         shareRunning();
                         return prologue;
@@ -82,8 +90,27 @@ final class SseStream {
         return new SseStream(store, settings, response, settings.jsonWindow(), keepAlive, () -> { }, new String[0]);
     }
 
+    /** The priming event that starts a resumable stream's SSE, which opens its log. */
+    private String prologue() {
+        return "id: " + log().primingId() + "\n" + retryField + "data: \n\n";
+    }
+
+    private StreamLog log() {
+        StreamLog opened = log;
+        if (opened == null) {
+            synchronized (opening) {
+                opened = log;
+                if (opened == null) {
+                    opened = store.open(this);
+                    log = opened;
+                }
+            }
+        }
+        return opened;
+    }
+
     private void brokenConnection(SseConnection connection, Runnable onBroken) {
-        if (log == null) {
+        if (!resumable) {
             onBroken.run();
             return;
         }
@@ -108,11 +135,12 @@ final class SseStream {
      */
     boolean send(JsonRpcMessage message) {
         String data = CODEC.encode(message);
-        if (log == null) {
+        if (!resumable) {
             return origin.write(event(null, data), false);
         }
         lock.lock();
         try {
+            StreamLog log = log();
             StreamLog.Event kept = log.complete ? null : store.append(log, data);
             if (kept == null) {
                 return false;
@@ -134,7 +162,7 @@ final class SseStream {
      */
     void answer(JsonRpcMessage message, int status) {
         String data = CODEC.encode(message);
-        if (log == null) {
+        if (!resumable) {
             if (!origin.json(data, status)) {
                 origin.write(event(null, data), false);
                 origin.finish();
@@ -144,9 +172,13 @@ final class SseStream {
         lock.lock();
         try {
             if (attached == origin && origin.json(data, status)) {
-                store.drop(log);
+                StreamLog opened = log;
+                if (opened != null) {
+                    store.drop(opened);
+                }
                 return;
             }
+            StreamLog log = log();
             StreamLog.Event kept = log.complete ? null : store.append(log, data);
             if (kept != null) {
                 share(() -> store.shared.answered(store.sessionId, log.id, kept.seq(), data));
@@ -166,15 +198,16 @@ final class SseStream {
 
     /** Ends the stream: nothing more is sent; a legacy stream's unsent events stay resumable for the grace period. */
     void finish() {
-        if (log == null) {
+        if (!resumable) {
             origin.finish();
             return;
         }
         SseConnection to;
         lock.lock();
         try {
+            StreamLog log = this.log;
             // a stream that sent nothing, for no call another replica may know of, ends here only
-            if (store.complete(log, false) && (runningRequest != null && origin.isCommitted() || log.nextSeq > 1)) {
+            if (log != null && store.complete(log, false) && (runningRequest != null && origin.isCommitted() || log.nextSeq > 1)) {
                 long next = log.nextSeq;
                 share(() -> store.shared.ended(store.sessionId, log.id, next));
             }
@@ -219,6 +252,7 @@ final class SseStream {
     SseConnection resume(Response response, long afterSeq, Duration keepAlive, ReplayCounters counters) {
         lock.lock();
         try {
+            StreamLog log = log();
             List<StreamLog.Event> replay = store.after(log, afterSeq);
             if (replay == null) {
                 return null;
@@ -253,7 +287,8 @@ final class SseStream {
     private void shareRunning() {
         String request = runningRequest;
         if (request != null) {
-            share(() -> store.shared.started(store.sessionId, log.id, request));
+            String stream = log().id;
+            share(() -> store.shared.started(store.sessionId, stream, request));
         }
     }
 
