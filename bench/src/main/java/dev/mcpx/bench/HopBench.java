@@ -81,6 +81,8 @@ final class HopBench {
                     try (McpxGateway gateway = McpxGateway.start(env, "mcpx-hop-" + upstream, config, Map.of())) {
                         String setup = "mcpx / " + upstream;
                         awaitUpstreamsUp(gateway.url());
+                        System.err.printf("hop  %-22s gateway cpu %6.0f ms at its first initialize, %6.0f ms with its upstreams up%n",
+                                setup, gateway.cpuMillisAtAnswer(), ProcStat.cpuMillis(gateway.process().pid()));
                         McpClient host = HostClients.legacyHost("hop-" + upstream, gateway.url());
                         try {
                             String tool = prefix + "__echo";
@@ -133,6 +135,7 @@ final class HopBench {
             }
             first[i] = System.nanoTime() - began;
         }
+        double cpuAfterFirst = gatewayPid > 0 ? ProcStat.cpuMillis(gatewayPid) : Double.NaN;
         for (int i = FIRST_CALLS; i < WARM_UP_CALLS; i++) {
             try {
                 call.run();
@@ -141,6 +144,10 @@ final class HopBench {
             }
         }
         Arrays.sort(first);
+        if (gatewayPid > 0) {
+            System.err.printf("hop  %-22s gateway cpu %6.0f ms after the first %d calls, %6.0f ms after %d; rss %5.1f MiB%n",
+                    setup, cpuAfterFirst, FIRST_CALLS, ProcStat.cpuMillis(gatewayPid), WARM_UP_CALLS, Rss.ofPid(gatewayPid));
+        }
         Cell one = window(setup, 1, call, gatewayPid, window);
         Cell sixteen = window(setup, 16, call, gatewayPid, window);
         cells.add(one);
