@@ -25,17 +25,23 @@ final class FloorBench {
     static final int SECONDS = 5;
     private static final Pattern LISTENING = Pattern.compile("listening on (http\\S+/mcp)");
 
-    /** A floor proxy: its row's name, its main class and the arguments after the upstream's URL. */
-    record Floor(String name, Class<?> main, List<String> args) {
+    /**
+     * A floor proxy: its row's name, its main class, the arguments after the upstream's URL, and
+     * whether it runs C1 only, as bin/mcpx runs the gateway on 2 cores.
+     */
+    record Floor(String name, Class<?> main, List<String> args, boolean c1Only) {
         String logName() {
-            return main.getSimpleName() + args.stream().map(arg -> "-" + arg).collect(java.util.stream.Collectors.joining());
+            return main.getSimpleName() + args.stream().map(arg -> "-" + arg).collect(java.util.stream.Collectors.joining())
+                    + (c1Only ? "-c1" : "");
         }
     }
 
     static final List<Floor> FLOORS = List.of(
-            new Floor("SocketFloorProxy", SocketFloorProxy.class, List.of()),
-            new Floor("JettyFloorProxy", JettyFloorProxy.class, List.of("virtual")),
-            new Floor("JettyFloorProxy, platform threads", JettyFloorProxy.class, List.of("platform")));
+            new Floor("SocketFloorProxy", SocketFloorProxy.class, List.of(), false),
+            new Floor("SocketFloorProxy, C1 only", SocketFloorProxy.class, List.of(), true),
+            new Floor("JettyFloorProxy", JettyFloorProxy.class, List.of("virtual"), false),
+            new Floor("JettyFloorProxy, platform threads", JettyFloorProxy.class, List.of("platform"), false),
+            new Floor("JettyFloorProxy, platform threads, C1 only", JettyFloorProxy.class, List.of("platform"), true));
 
     /** One proxy at 1 and at 16 connections. */
     record Row(String setup, WrkRun.Wrk one, WrkRun.Wrk sixteen) {
@@ -57,7 +63,7 @@ final class FloorBench {
             rows.add(measure(env, wrk, "direct", upstream.url(), null, "echo", -1));
             for (Floor floor : FLOORS) {
                 try (ChildProcess child = ChildProcess.start("floor-" + floor.logName(),
-                        javaCommand(floor.main(), upstream.url(), floor.args()), Map.of(), env.logDir(), FloorBench::listeningUrl)) {
+                        javaCommand(floor, upstream.url()), Map.of(), env.logDir(), FloorBench::listeningUrl)) {
                     URI url = URI.create(child.awaitListening(Duration.ofSeconds(60)));
                     rows.add(measure(env, wrk, floor.name(), url, null, "echo", child.pid()));
                 }
@@ -91,14 +97,17 @@ final class FloorBench {
     }
 
     /** The bench's own JVM and class path, with the collector bin/mcpx picks on this machine's size. */
-    private static List<String> javaCommand(Class<?> main, URI upstream, List<String> args) {
+    private static List<String> javaCommand(Floor floor, URI upstream) {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java));
         if (Runtime.getRuntime().availableProcessors() <= 2) {
             command.addAll(List.of("-XX:+UseSerialGC", "-Xms8m"));
         }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName(), upstream.toString()));
-        command.addAll(args);
+        if (floor.c1Only()) {
+            command.add("-XX:TieredStopAtLevel=1");
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), floor.main().getName(), upstream.toString()));
+        command.addAll(floor.args());
         return command;
     }
 

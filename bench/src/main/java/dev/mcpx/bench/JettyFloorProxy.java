@@ -101,10 +101,18 @@ public final class JettyFloorProxy {
                 byte[] answer;
                 try {
                     answer = up.exchange(head, body);
-                } catch (IOException e) {
-                    connections.remove();
+                } catch (IOException idleClosed) {
+                    // a thread idle past the upstream's keep-alive finds its connection closed: one new one, as mcpx does
                     up.close();
-                    throw e;
+                    up = SocketFloorProxy.Connection.open(upstream);
+                    connections.set(up);
+                    try {
+                        answer = up.exchange(head, body);
+                    } catch (IOException e) {
+                        connections.remove();
+                        up.close();
+                        throw e;
+                    }
                 }
                 reply(answer, response, callback);
                 return true;
