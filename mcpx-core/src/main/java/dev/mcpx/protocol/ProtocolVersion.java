@@ -17,6 +17,8 @@ public enum ProtocolVersion {
     /** The newest modern revision: what mcpx sends in per-request {@code _meta}. */
     public static final ProtocolVersion LATEST_MODERN = V2026_07_28;
 
+    private static final ProtocolVersion[] VALUES = values();
+
     private final String wire;
     private final Era era;
 
@@ -33,8 +35,14 @@ public enum ProtocolVersion {
         return era;
     }
 
+    /** Looked up on every legacy host request: a loop, which C1 compiles to far less than a stream. */
     public static Optional<ProtocolVersion> fromWire(String wire) {
-        return Arrays.stream(values()).filter(v -> v.wire.equals(wire)).findFirst();
+        for (ProtocolVersion version : VALUES) {
+            if (version.wire.equals(wire)) {
+                return Optional.of(version);
+            }
+        }
+        return Optional.empty();
     }
 
     public static List<ProtocolVersion> ofEra(Era era) {

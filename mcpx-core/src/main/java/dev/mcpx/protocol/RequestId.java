@@ -5,7 +5,9 @@ import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
  * A JSON-RPC request id: a string or an integral number. {@code "1"} and {@code 1} are
- * different ids and stay different through a decode/encode round trip.
+ * different ids and stay different through a decode/encode round trip. Ids key the maps every
+ * call passes through, so equality is written out: a record's own runs through method handles,
+ * which C1 does not inline.
  */
 public sealed interface RequestId {
 
@@ -24,6 +26,16 @@ public sealed interface RequestId {
         }
 
         @Override
+        public boolean equals(Object other) {
+            return other instanceof Text text && value.equals(text.value);
+        }
+
+        @Override
+        public int hashCode() {
+            return value.hashCode();
+        }
+
+        @Override
         public String toString() {
             return '"' + value + '"';
         }
@@ -33,6 +45,16 @@ public sealed interface RequestId {
         @Override
         public JsonNode toJson() {
             return JsonNodeFactory.instance.numberNode(value);
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Number number && value == number.value;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(value);
         }
 
         @Override

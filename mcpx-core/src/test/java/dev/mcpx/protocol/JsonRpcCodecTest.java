@@ -9,6 +9,8 @@ import dev.mcpx.protocol.JsonRpcMessage.Request;
 import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.MalformedMessageException.Kind;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -27,6 +29,20 @@ class JsonRpcCodecTest {
         assertThat(((Request) text).id()).isNotEqualTo(((Request) number).id());
         assertThat(codec.encode(text)).contains("\"id\":\"1\"");
         assertThat(codec.encode(number)).contains("\"id\":1");
+    }
+
+    @Test
+    void idsFindTheirEntryInAMapAndTextNeverMatchesANumber() {
+        Map<RequestId, String> pending = new HashMap<>();
+        pending.put(RequestId.of(7), "number");
+        pending.put(RequestId.of("7"), "text");
+
+        assertThat(pending.get(((Request) codec.decode("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}")).id()))
+                .isEqualTo("number");
+        assertThat(pending.get(((Request) codec.decode("{\"jsonrpc\":\"2.0\",\"id\":\"7\",\"method\":\"ping\"}")).id()))
+                .isEqualTo("text");
+        assertThat(pending.get(RequestId.of(8))).isNull();
+        assertThat(RequestId.of("x")).isEqualTo(RequestId.of("x")).hasSameHashCodeAs(RequestId.of("x"));
     }
 
     @Test

@@ -17,6 +17,7 @@ import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
 import dev.mcpx.router.CallObserver;
 import dev.mcpx.router.HostCall;
+import io.prometheus.metrics.core.datapoints.GaugeDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;
@@ -252,6 +253,8 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
         private final String target;
         private final long start;
         private final Tracing.ClientSpan span;
+        /** This upstream's in-flight gauge, looked up once for both ends of the call; null with metrics off. */
+        private final GaugeDataPoint upstreamInFlight;
         /** Usually none: a list only once a recovery happened (copied on add: a held call's rounds run on other threads). */
         private volatile List<String> taken = List.of();
 
@@ -264,8 +267,9 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
             this.call = call;
             this.target = target;
             this.start = start;
-            if (metrics) {
-                inFlight.labelValues(upstream).inc();
+            upstreamInFlight = metrics ? inFlight.labelValues(upstream) : null;
+            if (upstreamInFlight != null) {
+                upstreamInFlight.inc();
             }
         }
 
@@ -303,7 +307,7 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
         private void ended(String errorType, JsonNode result, McpException error) {
             long nanos = System.nanoTime() - start;
             if (metrics) {
-                inFlight.labelValues(upstream).dec();
+                upstreamInFlight.dec();
                 client.labelValues(upstream, call.method(), toolName(call.method(), target),
                         promptName(call.method(), target), errorType, protocolVersion,
                         "stdio".equals(transport) ? "pipe" : "tcp").observe(nanos / 1e9);

@@ -183,7 +183,7 @@ final class DirectPosts implements AutoCloseable {
                 request.receiver().failed(answer,
                         new IOException("response body exceeds the limit of " + limit + " bytes (maxMessageBytes)"));
             } else {
-                request.receiver().answered(answer, new String(bytes, 0, Math.min(bytes.length, limit), StandardCharsets.UTF_8));
+                request.receiver().answered(answer, cut ? Arrays.copyOf(bytes, limit) : bytes);
             }
         } catch (IOException e) {
             end(id, request, answer, e);

@@ -108,13 +108,12 @@ final class LegacyHttpTransport implements Transport {
             throw new SessionExpiredException(state.expired(), 404,
                     "not sent: the session expired and no initialize has replaced it yet");
         }
-        String body = codec.encode(message);
         if (message instanceof Request request) {
             // A JSON answer's status line comes only with the result, however long the tool runs:
             // a request's send returns at once so the client's timeout holds; its outcome is an event
             // (or, sent directly, is read by the sender's collect within that timeout).
             PostHeaders headers = postHeaders(sentWith, !initialize, outbound.headers());
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            byte[] bytes = codec.encodeBytes(message);
             Answer answer = new Answer(request, initialize, sentWith);
             if (direct != null && outbound.senderCollects() && direct.takes(headers, bytes)) {
                 RequestId id = request.id();
@@ -127,6 +126,7 @@ final class LegacyHttpTransport implements Transport {
             }
             return;
         }
+        String body = codec.encode(message);
         HttpRequest.Builder builder = request(endpoint.url(), sentWith, !initialize, "POST")
                 .header("Accept", ACCEPT_BOTH)
                 .header("Content-Type", "application/json")
@@ -196,7 +196,7 @@ final class LegacyHttpTransport implements Transport {
         }
 
         @Override
-        public void answered(AnswerHead response, String body) {
+        public void answered(AnswerHead response, byte[] body) {
             RequestId id = request.id();
             posts.remove(id, this);
             // abandon() removed it first when it aborted the exchange: nobody waits for an answer
@@ -205,8 +205,9 @@ final class LegacyHttpTransport implements Transport {
             }
             int status = response.status();
             if (status / 100 != 2) {
-                McpException refusal = refusal(sentWith, status, Unauthorized.ofRequestAnswer(response), body);
-                ErrorResponse error = ResponseBodies.errorResponse(body);
+                String text = new String(body, StandardCharsets.UTF_8);
+                McpException refusal = refusal(sentWith, status, Unauthorized.ofRequestAnswer(response), text);
+                ErrorResponse error = ResponseBodies.errorResponse(text);
                 if (refusal instanceof HttpStatusException && error != null && id.equals(error.id())) {
                     emit(new TransportEvent.Received(error));
                 } else {
@@ -217,7 +218,7 @@ final class LegacyHttpTransport implements Transport {
             if (initialize) {
                 adoptSession(response.header("Mcp-Session-Id"));
             }
-            if (body.isBlank()) {
+            if (ResponseBodies.isBlank(body)) {
                 LegacyHttpTransport.this.failed(id, new StreamLostException(id, "HTTP " + status + " without a response body", null));
             } else if (!deliver(body, id)) {
                 LegacyHttpTransport.this.failed(id, new StreamLostException(id,
@@ -480,6 +481,22 @@ final class LegacyHttpTransport implements Transport {
             emit(new TransportEvent.Undecodable(excerpt(data), e));
             return false;
         }
+        return received(message, awaited);
+    }
+
+    /** {@link #deliver(String, RequestId)} for a JSON body, parsed from its bytes. */
+    private boolean deliver(byte[] body, RequestId awaited) {
+        JsonRpcMessage message;
+        try {
+            message = codec.decode(body, 0, body.length);
+        } catch (MalformedMessageException e) {
+            emit(new TransportEvent.Undecodable(excerpt(new String(body, StandardCharsets.UTF_8)), e));
+            return false;
+        }
+        return received(message, awaited);
+    }
+
+    private boolean received(JsonRpcMessage message, RequestId awaited) {
         emit(new TransportEvent.Received(message, awaited));
         return awaited != null && switch (message) {
             case Result result -> awaited.equals(result.id());

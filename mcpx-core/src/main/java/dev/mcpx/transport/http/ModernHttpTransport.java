@@ -152,7 +152,7 @@ final class ModernHttpTransport implements Transport {
     private void sendRequest(Request request, Map<String, String> extraHeaders, boolean senderCollects) {
         RequestId id = request.id();
         PostHeaders headers = postHeaders(request, request.method(), request.params(), extraHeaders);
-        byte[] body = codec.encode(request).getBytes(StandardCharsets.UTF_8);
+        byte[] body = codec.encodeBytes(request);
         if (direct != null && senderCollects && direct.takes(headers, body)) {
             Exchange exchange = new Exchange(cause -> direct.abandon(id));
             exchanges.put(id, exchange);
@@ -207,16 +207,17 @@ final class ModernHttpTransport implements Transport {
         }
 
         @Override
-        public void answered(AnswerHead response, String body) {
+        public void answered(AnswerHead response, byte[] bytes) {
             exchanges.remove(id, exchange);
             int status = response.status();
             if (status / 100 == 2) {
-                reader.readJsonBody(id, body, this::silenced);
+                reader.readJsonBody(id, bytes, this::silenced);
                 return;
             }
             if (silenced()) {
                 return;
             }
+            String body = new String(bytes, StandardCharsets.UTF_8);
             McpException unauthorized = Unauthorized.ofRequestAnswer(response);
             JsonRpcError error = jsonRpcErrorIn(body);
             if (unauthorized != null) {
@@ -242,7 +243,7 @@ final class ModernHttpTransport implements Transport {
     private void sendNotification(Notification notification, Map<String, String> extraHeaders, Duration timeout) {
         org.eclipse.jetty.client.Request post = jettyPost(
                 postHeaders(notification, notification.method(), notification.params(), extraHeaders),
-                codec.encode(notification).getBytes(StandardCharsets.UTF_8));
+                codec.encodeBytes(notification));
         if (timeout != null) {
             post.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
         }

@@ -11,6 +11,7 @@ import dev.mcpx.protocol.StreamLostException;
 import dev.mcpx.transport.TransportEvent;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -68,10 +69,10 @@ final class ModernResponseReader {
     }
 
     /** A JSON answer's whole body: its response, or a lost stream when it holds none. */
-    void readJsonBody(RequestId id, String text, BooleanSupplier silenced) {
-        if (text.isBlank()) {
+    void readJsonBody(RequestId id, byte[] body, BooleanSupplier silenced) {
+        if (ResponseBodies.isBlank(body)) {
             lost(id, silenced, "the response body was empty", null);
-        } else if (!deliver(id, text)) {
+        } else if (!deliver(id, body)) {
             lost(id, silenced, "the response body held no response to this request", null);
         }
     }
@@ -90,6 +91,22 @@ final class ModernResponseReader {
             events.accept(new TransportEvent.Undecodable(excerpt(text), e));
             return false;
         }
+        return received(id, message);
+    }
+
+    /** {@link #deliver(RequestId, String)} for a JSON body, parsed from its bytes. */
+    private boolean deliver(RequestId id, byte[] body) {
+        JsonRpcMessage message;
+        try {
+            message = codec.decode(body, 0, body.length);
+        } catch (MalformedMessageException e) {
+            events.accept(new TransportEvent.Undecodable(excerpt(new String(body, StandardCharsets.UTF_8)), e));
+            return false;
+        }
+        return received(id, message);
+    }
+
+    private boolean received(RequestId id, JsonRpcMessage message) {
         if (message instanceof Request request) {
             // 2026-07-28 servers ask through MRTR results; a request here has no one to answer it
             LOG.warn("{}: dropped {} request {} sent on a response stream", description, request.method(), request.id());

@@ -30,6 +30,8 @@ final class PlainConnection implements AutoCloseable {
     private final InputStream socketIn;
     private final OutputStream socketOut;
     private final byte[] buffer = new byte[16 * 1024];
+    /** Where {@link #stillOpen} reads into: a direct buffer, which the channel reads into without a copy. */
+    private final ByteBuffer probe = ByteBuffer.allocateDirect(1);
     private int position;
     private int limit;
     /** The current answer's body ended cleanly and the server did not ask to close. */
@@ -67,8 +69,9 @@ final class PlainConnection implements AutoCloseable {
             return false;
         }
         try {
+            probe.clear();
             channel.configureBlocking(false);
-            int read = channel.read(ByteBuffer.allocate(1));
+            int read = channel.read(probe);
             channel.configureBlocking(true);
             return read == 0;
         } catch (IOException e) {

@@ -28,8 +28,8 @@ final class PostAnswer implements Response.Listener {
         /** A 2xx {@code text/event-stream} answer: {@code body} blocks, so read it on a thread of your own. */
         void eventStream(AnswerHead response, InputStream body);
 
-        /** Any other answer with its body (a non-2xx one's cut at its limit). */
-        void answered(AnswerHead response, String body);
+        /** Any other answer with its body's bytes (a non-2xx one's cut at its limit), parsed as they came. */
+        void answered(AnswerHead response, byte[] body);
 
         /** The exchange failed: before the status line when {@code response} is null, else while the body came. */
         void failed(AnswerHead response, Throwable cause);
@@ -96,7 +96,7 @@ final class PostAnswer implements Response.Listener {
                 if (success) {
                     receiver.failed(AnswerHead.of(answer), tooLong);
                 } else {
-                    receiver.answered(AnswerHead.of(answer), text());
+                    receiver.answered(AnswerHead.of(answer), body());
                 }
                 answer.abort(tooLong);
             }
@@ -114,8 +114,8 @@ final class PostAnswer implements Response.Listener {
         size += n;
     }
 
-    private String text() {
-        return new String(buffer, 0, size, StandardCharsets.UTF_8);
+    private byte[] body() {
+        return size == buffer.length ? buffer : Arrays.copyOf(buffer, size);
     }
 
     @Override
@@ -148,7 +148,7 @@ final class PostAnswer implements Response.Listener {
         if (answer == null || result.getResponseFailure() != null) {
             receiver.failed(answer == null ? null : AnswerHead.of(answer), result.getFailure());
         } else {
-            receiver.answered(AnswerHead.of(answer), text());
+            receiver.answered(AnswerHead.of(answer), body());
         }
     }
 }

@@ -261,6 +261,44 @@ class LegacyHttpAnswersTest {
         });
     }
 
+    @Test
+    void aWhitespaceOnlyBodyFailsWithStreamLost() throws IOException {
+        serve(exchange -> reply(exchange, 200, "application/json", " \r\n\t "));
+
+        assertThat(sendAndCatch(ping(16))).isInstanceOf(StreamLostException.class)
+                .hasMessageContaining("without a response body");
+    }
+
+    @Test
+    void aResultInUtf8ArrivesAsItsText() throws IOException {
+        String text = "h\u00e9llo \u2713 \u65e5\u672c \ud83d\ude00";
+        serve(exchange -> reply(exchange, 200, "application/json",
+                "{\"jsonrpc\":\"2.0\",\"id\":17,\"result\":{\"text\":\"" + text + "\"}}"));
+        transport.send(Outbound.of(ping(17)));
+
+        assertThat(events.response(RequestId.of(17))).isInstanceOfSatisfying(JsonRpcMessage.Result.class,
+                r -> assertThat(r.result().path("text").asString()).isEqualTo(text));
+    }
+
+    @Test
+    void malformedUtf8InAResultIsReadAsReplacementCharacters() throws IOException {
+        serve(exchange -> {
+            byte[] head = "{\"jsonrpc\":\"2.0\",\"id\":18,\"result\":{\"text\":\"a".getBytes(StandardCharsets.UTF_8);
+            byte[] tail = "b\"}}".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, head.length + 1 + tail.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(head);
+                out.write(0xff);
+                out.write(tail);
+            }
+        });
+        transport.send(Outbound.of(ping(18)));
+
+        assertThat(events.response(RequestId.of(18))).isInstanceOfSatisfying(JsonRpcMessage.Result.class,
+                r -> assertThat(r.result().path("text").asString()).isEqualTo("a\ufffdb"));
+    }
+
     /** Sends {@code request}: its send returns at once, and its failure arrives as an event. */
     private McpException sendAndCatch(Request request) {
         transport.send(Outbound.of(request));

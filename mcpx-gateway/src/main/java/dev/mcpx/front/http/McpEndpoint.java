@@ -100,7 +100,7 @@ final class McpEndpoint {
     }
 
     void post(org.eclipse.jetty.server.Request request, Response response, Callback callback) throws Exception {
-        String body = request.getLength() > maxBody ? null : boundedBody(request, maxBody);
+        byte[] body = request.getLength() > maxBody ? null : boundedBody(request, maxBody);
         if (body == null) {
             requests.refused("maxMessageBytes");
             Replies.error(response, callback, 413, null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
@@ -109,7 +109,7 @@ final class McpEndpoint {
         }
         JsonRpcMessage decoded;
         try {
-            decoded = codec.decode(body);
+            decoded = codec.decode(body, 0, body.length);
         } catch (MalformedMessageException e) {
             Replies.error(response, callback, 400, e.id(), e.toError());
             return;
@@ -117,7 +117,7 @@ final class McpEndpoint {
         HttpFields headers = request.getHeaders();
         JsonRpcMessage hostMessage = TraceHeaders.intoMeta(decoded, headers);
         // the body is the message's text unless trace headers went into its _meta
-        String hostText = hostMessage == decoded ? body : null;
+        byte[] hostText = hostMessage == decoded ? body : null;
         String sessionId = headers.get(SESSION_HEADER);
         String version = headers.get("MCP-Protocol-Version");
         boolean modern = ProtocolVersion.LATEST_MODERN.wire().equals(version)
@@ -129,7 +129,7 @@ final class McpEndpoint {
         }
     }
 
-    private void post(JsonRpcMessage hostMessage, String hostText, String sessionId, String version, boolean modern,
+    private void post(JsonRpcMessage hostMessage, byte[] hostText, String sessionId, String version, boolean modern,
                       org.eclipse.jetty.server.Request request, Response response, Callback callback) throws Exception {
         if (hostMessage instanceof Request hostRequest && Methods.INITIALIZE.equals(hostRequest.method()) && !modern) {
             initialize(hostRequest, response, callback);
@@ -160,11 +160,11 @@ final class McpEndpoint {
                 "mcpx cannot reach its session store right now, retry shortly: " + e.getMessage()));
     }
 
-    /** The body as text, or null past {@code limit} bytes: a chunked body has no length to check up front. */
-    private static String boundedBody(org.eclipse.jetty.server.Request request, int limit) throws IOException {
+    /** The body, or null past {@code limit} bytes: a chunked body has no length to check up front. */
+    private static byte[] boundedBody(org.eclipse.jetty.server.Request request, int limit) throws IOException {
         try (InputStream in = Content.Source.asInputStream(request)) {
             byte[] bytes = MessageBytes.readAtMost(in, limit + 1, request.getLength());
-            return bytes.length > limit ? null : new String(bytes, StandardCharsets.UTF_8);
+            return bytes.length > limit ? null : bytes;
         }
     }
 
@@ -193,8 +193,8 @@ final class McpEndpoint {
         }
     }
 
-    /** {@code hostText}: the host's message as JSON text, or null when only {@code hostMessage} has it all. */
-    private void legacy(LegacySession session, JsonRpcMessage hostMessage, String hostText, String version,
+    /** {@code hostText}: the host's message as UTF-8 JSON, or null when only {@code hostMessage} has it all. */
+    private void legacy(LegacySession session, JsonRpcMessage hostMessage, byte[] hostText, String version,
                         Response response, Callback callback) {
         if (version != null && ProtocolVersion.fromWire(version).filter(v -> v.era() == Era.LEGACY).isEmpty()) {
             Replies.error(response, callback, 400, idOf(hostMessage), JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
@@ -303,7 +303,7 @@ final class McpEndpoint {
      * one answer. A modern host that goes away cancels its call; a legacy one does not (2025-11-25:
      * disconnection is not cancellation), it resumes with GET and Last-Event-ID or cancels explicitly.
      */
-    private void streamCall(Request hostRequest, String hostText, Era era, HostSession host, LegacySession session,
+    private void streamCall(Request hostRequest, byte[] hostText, Era era, HostSession host, LegacySession session,
                             Response response, Callback callback) {
         Cancellation cancellation = new Cancellation();
         SseStream stream = session == null
@@ -311,7 +311,7 @@ final class McpEndpoint {
                 : SseStream.resumableCall(session.replay, sse, response, keepAlive);
         if (session != null) {
             // the host's own text when there is one: a call answered as JSON (most) never needs it
-            stream.running(hostText != null ? hostText : codec.encode(hostRequest));
+            stream.running(() -> hostText != null ? new String(hostText, StandardCharsets.UTF_8) : codec.encode(hostRequest));
         }
         JsonRpcMessage hostResult = host.take(hostRequest, era, cancellation).answer(stream::send);
         // a call the host cancelled gets no response (MCP cancellation rules)

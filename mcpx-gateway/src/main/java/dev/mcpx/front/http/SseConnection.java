@@ -103,7 +103,7 @@ final class SseConnection {
      * The whole answer as plain JSON with {@code status}, if nothing was streamed yet; the
      * response is then finished. False when the response is already SSE (or over).
      */
-    boolean json(String body, int status) {
+    boolean json(byte[] body, int status) {
         lock.lock();
         try {
             if (committed || broken || finished) {
@@ -116,7 +116,7 @@ final class SseConnection {
             response.getHeaders().put("Content-Type", "application/json");
             headers();
             try {
-                Content.Sink.write(response, true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)));
+                Content.Sink.write(response, true, ByteBuffer.wrap(body));
             } catch (IOException | RuntimeException e) {
                 broken = true;
             }

@@ -2,9 +2,11 @@ package dev.mcpx.front.http;
 
 import dev.mcpx.protocol.JsonRpcCodec;
 import dev.mcpx.protocol.JsonRpcMessage;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.eclipse.jetty.server.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,8 +42,8 @@ final class SseStream {
     private final ReentrantLock lock = new ReentrantLock();
     /** The connection events go to now; null while the host is away. Guarded by {@link #lock}. */
     private SseConnection attached;
-    /** The host's request this call stream answers (null: a listen stream, or not said yet). */
-    private volatile String runningRequest;
+    /** Gives the host's request this call stream answers (null: a listen stream, or not said yet). */
+    private volatile Supplier<String> runningRequest;
 
     private SseStream(ReplayStore store, SseSettings settings, Response response, Duration firstKeepAlive,
                       Duration keepAlive, Runnable onBroken, String[] extraHeaders) {
@@ -161,23 +163,25 @@ final class SseStream {
      * event. A legacy stream whose host is away keeps it for a resuming GET.
      */
     void answer(JsonRpcMessage message, int status) {
-        String data = CODEC.encode(message);
+        // most answers go out as plain JSON: encoded straight to bytes, text only for an event
+        byte[] json = CODEC.encodeBytes(message);
         if (!resumable) {
-            if (!origin.json(data, status)) {
-                origin.write(event(null, data), false);
+            if (!origin.json(json, status)) {
+                origin.write(event(null, new String(json, StandardCharsets.UTF_8)), false);
                 origin.finish();
             }
             return;
         }
         lock.lock();
         try {
-            if (attached == origin && origin.json(data, status)) {
+            if (attached == origin && origin.json(json, status)) {
                 StreamLog opened = log;
                 if (opened != null) {
                     store.drop(opened);
                 }
                 return;
             }
+            String data = new String(json, StandardCharsets.UTF_8);
             StreamLog log = log();
             StreamLog.Event kept = log.complete ? null : store.append(log, data);
             if (kept != null) {
@@ -225,9 +229,9 @@ final class SseStream {
      * This call stream's call, the host's {@code request} (JSON-RPC text), runs here until
      * answered: once the stream turns into SSE (a host can resume it only then), every replica
      * knows, so one the host resumes on after this one died can take it over. A call answered
-     * as plain JSON costs the shared streams nothing.
+     * as plain JSON costs the shared streams nothing, and its request text is never made.
      */
-    void running(String request) {
+    void running(Supplier<String> request) {
         runningRequest = request;
         if (origin.isCommitted()) {
             shareRunning();
@@ -285,9 +289,10 @@ final class SseStream {
     }
 
     private void shareRunning() {
-        String request = runningRequest;
-        if (request != null) {
+        Supplier<String> running = runningRequest;
+        if (running != null) {
             String stream = log().id;
+            String request = running.get();
             share(() -> store.shared.started(store.sessionId, stream, request));
         }
     }
