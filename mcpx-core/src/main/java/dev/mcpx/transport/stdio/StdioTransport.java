@@ -3,6 +3,10 @@ package dev.mcpx.transport.stdio;
 import dev.mcpx.protocol.ErrorCodes;
 import dev.mcpx.protocol.JsonRpcCodec;
 import dev.mcpx.protocol.JsonRpcError;
+import dev.mcpx.protocol.JsonRpcMessage;
+import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
+import dev.mcpx.protocol.JsonRpcMessage.Request;
+import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.MalformedMessageException;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
@@ -42,12 +46,22 @@ final class StdioTransport implements Transport {
     private static final Duration GRACE = Duration.ofSeconds(2);
     /** A write with no deadline of its own (none today) still gets one: a child that stops reading must not hold a thread forever. */
     static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * What a child's stdin pipe holds unread without blocking its writer, at the least: one page
+     * on Linux, whatever the pipe's size was set to. Elsewhere the least is not known, so every
+     * line goes through the writer thread.
+     */
+    static final int PIPE_ROOM = "Linux".equals(System.getProperty("os.name")) ? 4096 : 0;
 
     private final UpstreamEndpoint.Stdio endpoint;
     private final JsonRpcCodec codec;
     private final ReentrantLock writeLock = new ReentrantLock();
     /** Lines for the child's stdin, written in order by its one writer thread. */
     private final LinkedBlockingQueue<PendingWrite> writes = new LinkedBlockingQueue<>();
+    /** Where the child's stdin stands: how much the child may not have read yet. */
+    private final StdinBacklog backlog = new StdinBacklog();
+    /** Lines the senders wrote themselves (tests). */
+    private final AtomicInteger directWrites = new AtomicInteger();
     private final StderrTail stderrTail = new StderrTail(20);
     private volatile Process process;
     private volatile OutputStream stdin;
@@ -124,7 +138,13 @@ final class StdioTransport implements Transport {
             return;
         }
         try {
-            events.accept(new TransportEvent.Received(codec.decode(line, 0, line.length)));
+            JsonRpcMessage message = codec.decode(line, 0, line.length);
+            switch (message) {
+                case Result result -> backlog.answered(result.id());
+                case ErrorResponse error when error.id() != null -> backlog.answered(error.id());
+                default -> { }
+            }
+            events.accept(new TransportEvent.Received(message));
         } catch (MalformedMessageException e) {
             events.accept(new TransportEvent.Undecodable(excerpt(new String(line, StandardCharsets.UTF_8)), e));
         }
@@ -194,7 +214,8 @@ final class StdioTransport implements Transport {
      * write blocks; so the child's writer thread writes it and the sender waits at most the
      * message's timeout (a grandchild can hold the pipe open after a kill, so a sender must never
      * be the one blocked in the write). A write that misses it means the child is broken: it is
-     * killed, its callers fail at once and the pool restarts it, as after a crash.
+     * killed, its callers fail at once and the pool restarts it, as after a crash. A line the pipe
+     * surely has room for is written by the sender itself, which spares two thread hand-offs.
      */
     @Override
     public void send(Outbound outbound) {
@@ -203,8 +224,12 @@ final class StdioTransport implements Transport {
             throw new UpstreamUnavailableException("upstream " + description() + " is not running");
         }
         byte[] line = codec.encodeBytes(outbound.message());
+        RequestId request = outbound.message() instanceof Request r ? r.id() : null;
+        if (writtenDirectly(out, line, request)) {
+            return;
+        }
         Duration deadline = outbound.timeout() != null ? outbound.timeout() : DEFAULT_WRITE_TIMEOUT;
-        PendingWrite pending = new PendingWrite(line);
+        PendingWrite pending = new PendingWrite(line, request);
         writes.add(pending);
         try {
             pending.written.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
@@ -228,6 +253,38 @@ final class StdioTransport implements Transport {
         }
     }
 
+    /**
+     * Writes {@code line} on the sender's thread when no other write is under way or queued (lines
+     * keep their order) and the pipe has room for it even if the child read nothing more since it
+     * last answered: such a write cannot block. False leaves the line to the writer thread.
+     */
+    private boolean writtenDirectly(OutputStream out, byte[] line, RequestId request) {
+        if (!writes.isEmpty() || !writeLock.tryLock()) {
+            return false;
+        }
+        try {
+            if (!writes.isEmpty() || !backlog.hasRoom(line.length + 1, PIPE_ROOM)) {
+                return false;
+            }
+            try {
+                out.write(line);
+                out.write('\n');
+                out.flush();
+            } catch (IOException e) {
+                throw new UpstreamUnavailableException("upstream " + description() + " stopped reading: " + e.getMessage(), e);
+            }
+            backlog.written(line.length + 1, request);
+            directWrites.incrementAndGet();
+            return true;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    int directWrites() {
+        return directWrites.get();
+    }
+
     /** The child's one writer: one thread for its life instead of one per line; ends at {@link PendingWrite#END}. */
     private void writeLines(OutputStream out) {
         try {
@@ -248,6 +305,7 @@ final class StdioTransport implements Transport {
             out.write(pending.line);
             out.write('\n');
             out.flush();
+            backlog.written(pending.line.length + 1, pending.request);
             pending.written.complete(null);
         } catch (IOException | RuntimeException e) {
             // the writer lives on: the next line fails as fast, never waits for a writer that died
@@ -263,14 +321,17 @@ final class StdioTransport implements Transport {
         static final int WRITING = 1;
         static final int ABANDONED = 2;
         /** Put last by {@link #close}: the writer thread ends there. */
-        static final PendingWrite END = new PendingWrite(new byte[0]);
+        static final PendingWrite END = new PendingWrite(new byte[0], null);
 
         final byte[] line;
+        /** The id of the request the line carries, or null. */
+        final RequestId request;
         final CompletableFuture<Void> written = new CompletableFuture<>();
         final AtomicInteger state = new AtomicInteger(WAITING);
 
-        PendingWrite(byte[] line) {
+        PendingWrite(byte[] line, RequestId request) {
             this.line = line;
+            this.request = request;
         }
     }
 
