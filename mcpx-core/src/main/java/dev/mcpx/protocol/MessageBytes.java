@@ -2,6 +2,7 @@ package dev.mcpx.protocol;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -14,6 +15,19 @@ public final class MessageBytes {
     private static final int FIRST_BUFFER = 1024;
 
     private MessageBytes() {
+    }
+
+    /** Whether UTF-8 {@code bytes} are empty or white space only, as {@link String#isBlank} finds their text. */
+    public static boolean isBlank(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b < 0) {
+                return new String(bytes, StandardCharsets.UTF_8).isBlank();
+            }
+            if (!Character.isWhitespace(b)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.constraints.Chars;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
@@ -21,6 +23,15 @@ class MessageBytesPropertyTest {
                                   @ForAll @IntRange(min = 1, max = 700) int piece) throws IOException {
         byte[] expected = new ByteArrayInputStream(body).readNBytes(max);
         assertThat(MessageBytes.readAtMost(new Trickle(body, piece), max, declared)).isEqualTo(expected);
+    }
+
+    /** Bytes are blank exactly when their text is, whitespace of every kind and malformed UTF-8 included. */
+    @Property(tries = 3000)
+    void bytesAreBlankWhenTheirTextIs(@ForAll @Size(max = 12) byte[] raw,
+                                      @ForAll @Chars({' ', '\t', '\n', '\r', '\u000b', '\f', '\u001c', '\u2003', '\u3000', 'a'})
+                                      @Size(max = 12) String text) {
+        assertThat(MessageBytes.isBlank(raw)).isEqualTo(new String(raw, StandardCharsets.UTF_8).isBlank());
+        assertThat(MessageBytes.isBlank(text.getBytes(StandardCharsets.UTF_8))).isEqualTo(text.isBlank());
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
 import dev.mcpx.protocol.JsonRpcMessage.Request;
 import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.MalformedMessageException;
+import dev.mcpx.protocol.MessageBytes;
 import dev.mcpx.protocol.McpException;
 import dev.mcpx.protocol.Methods;
 import dev.mcpx.protocol.ProtocolVersion;
@@ -218,7 +219,7 @@ final class LegacyHttpTransport implements Transport {
             if (initialize) {
                 adoptSession(response.header("Mcp-Session-Id"));
             }
-            if (ResponseBodies.isBlank(body)) {
+            if (MessageBytes.isBlank(body)) {
                 LegacyHttpTransport.this.failed(id, new StreamLostException(id, "HTTP " + status + " without a response body", null));
             } else if (!deliver(body, id)) {
                 LegacyHttpTransport.this.failed(id, new StreamLostException(id,

@@ -6,6 +6,7 @@ import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
 import dev.mcpx.protocol.JsonRpcMessage.Request;
 import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.MalformedMessageException;
+import dev.mcpx.protocol.MessageBytes;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.protocol.StreamLostException;
 import dev.mcpx.transport.TransportEvent;
@@ -70,7 +71,7 @@ final class ModernResponseReader {
 
     /** A JSON answer's whole body: its response, or a lost stream when it holds none. */
     void readJsonBody(RequestId id, byte[] body, BooleanSupplier silenced) {
-        if (ResponseBodies.isBlank(body)) {
+        if (MessageBytes.isBlank(body)) {
             lost(id, silenced, "the response body was empty", null);
         } else if (!deliver(id, body)) {
             lost(id, silenced, "the response body held no response to this request", null);

@@ -27,19 +27,6 @@ final class ResponseBodies {
         return isEventStream(response.headers().firstValue("Content-Type").orElse(null));
     }
 
-    /** Whether a body is empty or all whitespace, as {@link String#isBlank} finds its text. */
-    static boolean isBlank(byte[] body) {
-        for (byte b : body) {
-            if (b < 0) {
-                return new String(body, StandardCharsets.UTF_8).isBlank();
-            }
-            if (!Character.isWhitespace(b)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     static boolean isEventStream(String contentType) {
         return contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
     }

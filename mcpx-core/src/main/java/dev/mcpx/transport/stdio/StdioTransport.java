@@ -10,6 +10,7 @@ import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.MalformedMessageException;
 import dev.mcpx.protocol.McpErrorException;
 import dev.mcpx.protocol.McpException;
+import dev.mcpx.protocol.MessageBytes;
 import dev.mcpx.protocol.RequestId;
 import dev.mcpx.protocol.UpstreamUnavailableException;
 import dev.mcpx.transport.Outbound;
@@ -134,7 +135,7 @@ final class StdioTransport implements Transport {
     }
 
     private void deliver(byte[] line, Consumer<TransportEvent> events) {
-        if (blank(line)) {
+        if (MessageBytes.isBlank(line)) {
             return;
         }
         try {
@@ -148,19 +149,6 @@ final class StdioTransport implements Transport {
         } catch (MalformedMessageException e) {
             events.accept(new TransportEvent.Undecodable(excerpt(new String(line, StandardCharsets.UTF_8)), e));
         }
-    }
-
-    /** Whether the line is empty or white space only (as {@link String#isBlank} tells for the usual ones). */
-    private static boolean blank(byte[] line) {
-        for (byte b : line) {
-            if (b < 0) {
-                return new String(line, StandardCharsets.UTF_8).isBlank();
-            }
-            if (!Character.isWhitespace(b)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private McpException exited(Process child) {
