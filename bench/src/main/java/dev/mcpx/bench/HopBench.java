@@ -32,6 +32,8 @@ final class HopBench {
     /** Enough for C2 to have compiled most of the hop (its compiler threads were near idle by 40,000 calls). */
     static final int WARM_UP_CALLS = 40_000;
     static final int WRK_CONNECTIONS = 32;
+    /** A host that spawns mcpx over stdio, in front of the stdio upstream. */
+    static final String STDIO_HOST = "mcpx --stdio / stdio";
 
     /** One set-up at one caller count; the gateway's figures are NaN for direct set-ups (no gateway). */
     record Cell(String setup, int callers, double callsPerSecond, double p50Millis, double cpuMicrosPerCall,
@@ -96,6 +98,9 @@ final class HopBench {
                         }
                     }
                 }
+                if (only.isEmpty() || only.contains("stdio")) {
+                    stdioHost(env, window, cells, latencies);
+                }
                 int done = round;
                 cells.forEach(c -> System.err.printf("hop round %d  %-22s %2d callers  %7.0f calls/s  p50 %6.3f ms  cpu %6.1f us/call  %4.1f cs/call%n",
                         done, c.setup(), c.callers(), c.callsPerSecond(), c.p50Millis(), c.cpuMicrosPerCall(), c.switchesPerCall()));
@@ -110,6 +115,27 @@ final class HopBench {
         }
         return new Result(rounds, medianCells(cellRounds), medianLatencies(latencyRounds), medianWrk(wrkRounds),
                 wrk == null ? "wrk is not installed (apt-get install -y wrk): the 32-connection throughput was not measured" : null);
+    }
+
+    /**
+     * The set-up most hosts use: the host spawns {@code bin/mcpx serve --stdio}, which spawns the stdio
+     * upstream. The gateway's first initialize is answered once its JVM runs, so the first calls may
+     * wait for the child's start.
+     */
+    private static void stdioHost(BenchEnv env, Duration window, List<Cell> cells, List<Latency> latencies)
+            throws InterruptedException {
+        Path config = new GatewayConfigFile().stdio("stdio", env.stdioUpstream()).write(env.logDir(), "hop-stdio-host.json");
+        McpClient host = HostClients.stdio("hop-stdio-host",
+                List.of(env.mcpx().toString(), "serve", "-c", config.toString(), "--stdio"));
+        try {
+            long pid = ProcessHandle.current().descendants()
+                    .filter(p -> p.info().commandLine().orElse("").contains("hop-stdio-host.json"))
+                    .mapToLong(ProcessHandle::pid).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no mcpx process serving hop-stdio-host.json"));
+            measure(STDIO_HOST, host, "stdio__echo", pid, window, cells, latencies);
+        } finally {
+            host.close();
+        }
     }
 
     private static void direct(BenchEnv env, String setup, McpClient client, Duration window, List<Cell> cells,

@@ -106,7 +106,8 @@ final class Report {
         md.append("mcpx (`bin/mcpx serve --http`, a fresh gateway per set-up and round, from the AOT cache trained before ")
                 .append("the run on Java 25+, as a user's second launch starts) in front of the in-process fast ")
                 .append("legacy and modern HTTP upstreams and the stdio fake; the host is mcpx's own client on one legacy ")
-                .append("session over keep-alive. Per set-up: p50 of the first ").append(HopBench.FIRST_CALLS)
+                .append("session over keep-alive, or, in `").append(HopBench.STDIO_HOST).append("`, over stdio to a ")
+                .append("`bin/mcpx serve --stdio` it spawns, as most hosts run mcpx. Per set-up: p50 of the first ").append(HopBench.FIRST_CALLS)
                 .append(" calls after start, then calls up to ").append(HopBench.WARM_UP_CALLS)
                 .append(", then a window of ").append(options.windowMillis()).append(" ms at 1 and at 16 callers. ")
                 .append("CPU per call is the gateway process's user + system time over the window (from /proc) divided ")
@@ -155,6 +156,13 @@ final class Report {
                                 upstream, callers, callers == 1 ? "" : "s", goal, c.cpuMicrosPerCall(),
                                 c.cpuMicrosPerCall() <= goal ? "met" : "**missed**")));
             }
+        }
+        for (int callers : List.of(1, 16)) {
+            double goal = callers == 1 ? 100 : 60;
+            hop.cells().stream().filter(c -> c.setup().equals(HopBench.STDIO_HOST) && c.callers() == callers).findFirst()
+                    .ifPresent(c -> md.append(fmt("| gateway CPU per call, stdio host to stdio, %d caller%s | <= %.0f us | %.0f us | %s |%n",
+                            callers, callers == 1 ? "" : "s", goal, c.cpuMicrosPerCall(),
+                            c.cpuMicrosPerCall() <= goal ? "met" : "**missed**")));
         }
         for (String upstream : List.of("legacy-http", "stdio")) {
             var m = hop.latencies().stream().filter(l -> l.setup().equals("mcpx / " + upstream)).findFirst();
