@@ -32,8 +32,8 @@ final class HopBench {
     /** Enough for C2 to have compiled most of the hop (its compiler threads were near idle by 40,000 calls). */
     static final int WARM_UP_CALLS = 40_000;
     static final int WRK_CONNECTIONS = 32;
-    /** A host that spawns mcpx over stdio, in front of the stdio upstream. */
-    static final String STDIO_HOST = "mcpx --stdio / stdio";
+    /** A host that spawns mcpx over stdio: the set-up's name is this and the upstream's kind. */
+    static final String STDIO_HOST = "mcpx --stdio / ";
 
     /** One set-up at one caller count; the gateway's figures are NaN for direct set-ups (no gateway). */
     record Cell(String setup, int callers, double callsPerSecond, double p50Millis, double cpuMicrosPerCall,
@@ -99,7 +99,10 @@ final class HopBench {
                     }
                 }
                 if (only.isEmpty() || only.contains("stdio")) {
-                    stdioHost(env, window, cells, latencies);
+                    stdioHost(env, "stdio", "stdio", new GatewayConfigFile().stdio("stdio", env.stdioUpstream()), window, cells, latencies);
+                }
+                if (only.isEmpty() || only.contains("legacy-http")) {
+                    stdioHost(env, "legacy-http", "legacy", new GatewayConfigFile().http("legacy", legacy.url()), window, cells, latencies);
                 }
                 int done = round;
                 cells.forEach(c -> System.err.printf("hop round %d  %-22s %2d callers  %7.0f calls/s  p50 %6.3f ms  cpu %6.1f us/call  %4.1f cs/call%n",
@@ -118,21 +121,22 @@ final class HopBench {
     }
 
     /**
-     * The set-up most hosts use: the host spawns {@code bin/mcpx serve --stdio}, which spawns the stdio
-     * upstream. The gateway's first initialize is answered once its JVM runs, so the first calls may
-     * wait for the child's start.
+     * The set-up most hosts use: the host spawns {@code bin/mcpx serve --stdio} in front of the one
+     * upstream {@code name}, of {@code kind}. The gateway's first initialize is answered once its JVM runs, so the
+     * first calls may wait for the upstream's start.
      */
-    private static void stdioHost(BenchEnv env, Duration window, List<Cell> cells, List<Latency> latencies)
-            throws InterruptedException {
-        Path config = new GatewayConfigFile().stdio("stdio", env.stdioUpstream()).write(env.logDir(), "hop-stdio-host.json");
+    private static void stdioHost(BenchEnv env, String kind, String name, GatewayConfigFile upstream, Duration window, List<Cell> cells,
+                                  List<Latency> latencies) throws InterruptedException {
+        String file = "hop-stdio-host-" + name + ".json";
+        Path config = upstream.write(env.logDir(), file);
         McpClient host = HostClients.stdio("hop-stdio-host",
                 List.of(env.mcpx().toString(), "serve", "-c", config.toString(), "--stdio"));
         try {
             long pid = ProcessHandle.current().descendants()
-                    .filter(p -> p.info().commandLine().orElse("").contains("hop-stdio-host.json"))
+                    .filter(p -> p.info().commandLine().orElse("").contains(file))
                     .mapToLong(ProcessHandle::pid).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no mcpx process serving hop-stdio-host.json"));
-            measure(STDIO_HOST, host, "stdio__echo", pid, window, cells, latencies);
+                    .orElseThrow(() -> new IllegalStateException("no mcpx process serving " + file));
+            measure(STDIO_HOST + kind, host, name + "__echo", pid, window, cells, latencies);
         } finally {
             host.close();
         }
