@@ -1,7 +1,6 @@
 package dev.mcpx.front.stdio;
 
 import dev.mcpx.client.Cancellation;
-import dev.mcpx.front.CallThreads;
 import dev.mcpx.front.FrontLimits;
 import dev.mcpx.front.HostRequests;
 import dev.mcpx.front.HostSession;
@@ -32,9 +31,6 @@ public final class StdioFront {
 
     private static final Logger LOG = LoggerFactory.getLogger(StdioFront.class);
 
-    /** Platform threads the host's calls run on before they take virtual ones ({@link CallThreads}). */
-    static final int PLATFORM_THREADS = 16;
-
     private final HostRequests requests;
     private final ListChanges changes;
     private final InputStream in;
@@ -43,8 +39,6 @@ public final class StdioFront {
     private final ReentrantLock writing = new ReentrantLock();
     private final FrontLimits limits;
     private final HostSession session;
-    private final CallThreads calls = new CallThreads(PLATFORM_THREADS, "mcpx-host",
-            task -> Thread.ofVirtual().name("mcpx-host-v").start(task));
 
     public StdioFront(HostRequests requests, ListChanges changes, InputStream in, OutputStream out) {
         this(requests, changes, FrontLimits.DEFAULTS, in, out);
@@ -80,7 +74,6 @@ public final class StdioFront {
         } finally {
             unsubscribe.run();
             session.end("host disconnected");
-            calls.shutdown();
             LOG.info("host closed stdin");
         }
     }
@@ -106,10 +99,10 @@ public final class StdioFront {
         }
     }
 
-    /** Taken in on the reader thread (so a cancellation read next finds it), answered on a thread of its own. */
+    /** Taken in on the reader thread (so a cancellation read next finds it), answered on a virtual thread of its own. */
     private void dispatch(Request hostRequest) {
         HostSession.Call call = session.take(hostRequest, HostRequests.eraOf(hostRequest), new Cancellation());
-        calls.execute(() -> {
+        Thread.ofVirtual().name("mcpx-host-" + hostRequest.method()).start(() -> {
             JsonRpcMessage answer = call.answer(this::send);
             if (answer != null) {
                 send(answer);
