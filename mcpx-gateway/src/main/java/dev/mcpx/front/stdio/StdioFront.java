@@ -1,6 +1,7 @@
 package dev.mcpx.front.stdio;
 
 import dev.mcpx.client.Cancellation;
+import dev.mcpx.front.CallThreads;
 import dev.mcpx.front.FrontLimits;
 import dev.mcpx.front.HostRequests;
 import dev.mcpx.front.HostSession;
@@ -31,6 +32,9 @@ public final class StdioFront {
 
     private static final Logger LOG = LoggerFactory.getLogger(StdioFront.class);
 
+    /** Platform threads the host's calls run on before they take virtual ones ({@link CallThreads}). */
+    static final int PLATFORM_THREADS = 16;
+
     private final HostRequests requests;
     private final ListChanges changes;
     private final InputStream in;
@@ -39,6 +43,8 @@ public final class StdioFront {
     private final ReentrantLock writing = new ReentrantLock();
     private final FrontLimits limits;
     private final HostSession session;
+    private final CallThreads calls = new CallThreads(PLATFORM_THREADS, "mcpx-host",
+            task -> Thread.ofVirtual().name("mcpx-host-v").start(task));
 
     public StdioFront(HostRequests requests, ListChanges changes, InputStream in, OutputStream out) {
         this(requests, changes, FrontLimits.DEFAULTS, in, out);
@@ -74,6 +80,7 @@ public final class StdioFront {
         } finally {
             unsubscribe.run();
             session.end("host disconnected");
+            calls.shutdown();
             LOG.info("host closed stdin");
         }
     }
@@ -99,10 +106,10 @@ public final class StdioFront {
         }
     }
 
-    /** Taken in on the reader thread (so a cancellation read next finds it), answered on a virtual thread of its own. */
+    /** Taken in on the reader thread (so a cancellation read next finds it), answered on a thread of its own. */
     private void dispatch(Request hostRequest) {
         HostSession.Call call = session.take(hostRequest, HostRequests.eraOf(hostRequest), new Cancellation());
-        Thread.ofVirtual().name("mcpx-host-" + hostRequest.method()).start(() -> {
+        calls.execute(() -> {
             JsonRpcMessage answer = call.answer(this::send);
             if (answer != null) {
                 send(answer);

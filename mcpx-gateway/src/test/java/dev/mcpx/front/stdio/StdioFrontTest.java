@@ -182,6 +182,28 @@ class StdioFrontTest {
                         .isEqualTo(cancelledBefore + 1));
     }
 
+    @Test
+    void callsHeldUpstreamBeyondThePlatformThreadsStillLeaveTheHostsNextCallAnswered() throws Exception {
+        initialize();
+        long cancelledBefore = Long.parseLong(text(host.request("tools/call", call("fake__cancellations", Json.object()))));
+        long sentBefore = requestsToFake();
+        int held = StdioFront.PLATFORM_THREADS + 4;
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < held; i++) {
+            ids.add(host.send("tools/call", call("fake__sleep", Json.object().put("ms", 20_000))));
+        }
+        // every held call reached the upstream, so each had a thread of its own
+        await().atMost(Duration.ofSeconds(20)).until(() -> requestsToFake() >= sentBefore + held);
+        assertThat(text(host.request("tools/call", call("fake__echo", Json.object().put("text", "through")))))
+                .isEqualTo("Echo: through");
+        for (String id : ids) {
+            host.notify("notifications/cancelled", Json.object().put("requestId", Long.parseLong(id)).put("reason", "user"));
+        }
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(Long.parseLong(text(host.request("tools/call", call("fake__cancellations", Json.object())))))
+                        .isGreaterThanOrEqualTo(cancelledBefore + held));
+    }
+
     private static ObjectNode modern(ObjectNode params) {
         params.putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
                 .putObject("io.modelcontextprotocol/clientCapabilities");
