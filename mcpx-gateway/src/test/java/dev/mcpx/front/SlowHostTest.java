@@ -74,8 +74,11 @@ class SlowHostTest {
             writeLine(toFront, "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}");
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> slowHostReads.blockedWriters() == 1);
-        await().atMost(Duration.ofSeconds(30)).until(() -> ThreadDumps.virtualThreads().stream()
+        // every reply has a writer waiting: the front's platform threads first, virtual ones past them
+        await().atMost(Duration.ofSeconds(30)).until(() -> ThreadDumps.threads().stream()
                 .filter(thread -> thread.runs("dev.mcpx.front.stdio.StdioFront.send")).count() >= STUCK_REPLIES);
+        assertThat(ThreadDumps.virtualThreads().stream().filter(thread -> thread.runs("dev.mcpx.front.stdio.StdioFront.send")))
+                .as("replies beyond the platform threads wait on virtual threads").isNotEmpty();
 
         assertThat(ThreadDumps.pinnedBy("dev.mcpx.front.")).isEmpty();
         assertThat(echoOverStdio("still served")).isEqualTo("Echo: still served");

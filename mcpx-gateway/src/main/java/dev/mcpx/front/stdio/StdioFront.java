@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves one host over stdin/stdout, newline-delimited JSON: stdout carries nothing but MCP.
- * Each request runs on its own virtual thread; the host's session ({@link HostSession}) decides
+ * Each request runs on a thread of its own ({@link CallThreads}); the host's session ({@link HostSession}) decides
  * what its messages mean; the host closing stdin ends it, cancelling everything still running.
  */
 public final class StdioFront {
