@@ -16,7 +16,7 @@ final class ConfigOption {
     Path file;
 
     GatewayConfig load() {
-        GatewayConfig config = ConfigLocation.load(file, System.getenv());
+        GatewayConfig config = EarlyServe.config(file).orElseGet(() -> ConfigLocation.load(file, System.getenv()));
         if (config.builtIn()) {
             System.err.println(BuiltinConfig.notice(System.getenv()));
         }

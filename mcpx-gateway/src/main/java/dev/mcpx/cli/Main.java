@@ -35,7 +35,11 @@ public final class Main implements Runnable {
     public static void main(String[] args) {
         // Logback first: SLF4J hands a logger asked for on another thread while it starts a substitute
         LoggerFactory.getILoggerFactory();
-        Thread.ofPlatform().daemon().name("mcpx-warm-up").start(Main::warmUp);
+        EarlyServe.expect(args);
+        Thread.ofPlatform().daemon().name("mcpx-warm-up").start(() -> {
+            EarlyServe.read(args);
+            warmUp();
+        });
         System.exit(run(args));
     }
 

@@ -18,7 +18,13 @@ final class ChildProcesses {
     private ChildProcesses() {
     }
 
+    /** The child {@link EarlyChildren} started for {@code endpoint}, else a new one. */
     static Process start(UpstreamEndpoint.Stdio endpoint) throws IOException {
+        Process early = EarlyChildren.claim(endpoint);
+        return early != null ? early : spawn(endpoint);
+    }
+
+    static Process spawn(UpstreamEndpoint.Stdio endpoint) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(endpoint.command());
         command.addAll(endpoint.args());

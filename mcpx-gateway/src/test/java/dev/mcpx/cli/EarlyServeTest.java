@@ -1,0 +1,96 @@
+package dev.mcpx.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mcpx.config.GatewayConfig;
+import dev.mcpx.config.UpstreamConfig;
+import dev.mcpx.transport.stdio.EarlyChildren;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What {@code serve} reads and starts before picocli has its model, and what the command then takes. */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class EarlyServeTest {
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void clear() {
+        EarlyServe.config(null);
+        EarlyChildren.stopUnclaimed();
+    }
+
+    private Path config(String seconds) throws IOException {
+        return Files.writeString(dir.resolve("mcpx-" + seconds + ".json"), "{\"mcpServers\": {"
+                + "\"on\": {\"command\": \"sleep\", \"args\": [\"" + seconds + "\"]},"
+                + "\"off\": {\"command\": \"sleep\", \"args\": [\"" + seconds + "1\"], \"disabled\": true}}}");
+    }
+
+    private static void early(String... args) {
+        EarlyServe.expect(args);
+        EarlyServe.read(args);
+    }
+
+    @Test
+    void serveStartsItsEnabledStdioUpstreamsAndHandsTheCommandTheConfigItRead() throws Exception {
+        Path file = config("611");
+        early("serve", "--stdio", "--config", file.toString());
+        List<ProcessHandle> started = sleeping("611");
+        assertThat(started).hasSize(1);
+        assertThat(sleeping("6111")).isEmpty();
+        GatewayConfig taken = EarlyServe.config(file).orElseThrow();
+        assertThat(taken.upstreams()).extracting(UpstreamConfig::name).containsExactlyInAnyOrder("on", "off");
+        assertThat(EarlyServe.config(file)).as("taken once").isEmpty();
+        EarlyChildren.stopUnclaimed();
+        started.get(0).onExit().get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aCommandReadingAnotherFileReadsItItself() throws Exception {
+        Path file = config("612");
+        early("serve", "-c" + file);
+        assertThat(sleeping("612")).hasSize(1);
+        assertThat(EarlyServe.config(dir.resolve("other.json"))).isEmpty();
+    }
+
+    @Test
+    void helpVersionAndOtherCommandsStartNothing() throws Exception {
+        Path file = config("613");
+        early("serve", "-c", file.toString(), "--help");
+        assertThat(EarlyServe.config(file)).isEmpty();
+        early("tools", "-c", file.toString());
+        assertThat(EarlyServe.config(file)).isEmpty();
+        assertThat(sleeping("613")).isEmpty();
+    }
+
+    @Test
+    void aBrokenConfigStartsNothingAndLeavesTheErrorToTheCommand() throws Exception {
+        Path file = Files.writeString(dir.resolve("broken.json"), "{\"mcpServers\": {\"on\": {\"command\": \"sleep\", \"args\": [\"614\"]}");
+        early("serve", "-c", file.toString());
+        assertThat(EarlyServe.config(file)).isEmpty();
+        assertThat(sleeping("614")).isEmpty();
+    }
+
+    /** This JVM's live children running {@code sleep seconds}. */
+    private static List<ProcessHandle> sleeping(String seconds) {
+        return ProcessHandle.current().children().filter(ProcessHandle::isAlive)
+                .filter(child -> commandLine(child).equals("sleep\0" + seconds + "\0")).toList();
+    }
+
+    private static String commandLine(ProcessHandle process) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline"), StandardCharsets.UTF_8);
+        } catch (IOException gone) {
+            return "";
+        }
+    }
+}
