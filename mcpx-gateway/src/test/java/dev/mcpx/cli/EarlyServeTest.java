@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.UpstreamConfig;
+import dev.mcpx.testkit.stdio.CommandLines;
 import dev.mcpx.transport.stdio.EarlyChildren;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -80,17 +80,7 @@ class EarlyServeTest {
         assertThat(sleeping("614")).isEmpty();
     }
 
-    /** This JVM's live children running {@code sleep seconds}. */
     private static List<ProcessHandle> sleeping(String seconds) {
-        return ProcessHandle.current().children().filter(ProcessHandle::isAlive)
-                .filter(child -> commandLine(child).equals("sleep\0" + seconds + "\0")).toList();
-    }
-
-    private static String commandLine(ProcessHandle process) {
-        try {
-            return Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline"), StandardCharsets.UTF_8);
-        } catch (IOException gone) {
-            return "";
-        }
+        return CommandLines.childrenRunning("sleep", seconds);
     }
 }

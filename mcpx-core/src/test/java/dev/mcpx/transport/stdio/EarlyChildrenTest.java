@@ -2,12 +2,9 @@ package dev.mcpx.transport.stdio;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mcpx.testkit.stdio.CommandLines;
 import dev.mcpx.transport.Transport;
 import dev.mcpx.transport.UpstreamEndpoint;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -73,17 +70,7 @@ class EarlyChildrenTest {
         assertThat(children("604")).isEmpty();
     }
 
-    /** This JVM's live children running {@code sleep seconds}. */
     private static List<ProcessHandle> children(String seconds) {
-        return ProcessHandle.current().children().filter(ProcessHandle::isAlive)
-                .filter(child -> commandLine(child).equals("sleep\0" + seconds + "\0")).toList();
-    }
-
-    private static String commandLine(ProcessHandle process) {
-        try {
-            return Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline"), StandardCharsets.UTF_8);
-        } catch (IOException gone) {
-            return "";
-        }
+        return CommandLines.childrenRunning("sleep", seconds);
     }
 }
