@@ -23,6 +23,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -44,20 +45,19 @@ public final class HostAsks {
     private final String idTag = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 16);
     private final Map<RequestId, CompletableFuture<JsonRpcMessage>> waiting = new ConcurrentHashMap<>();
     private final Consumer<Notification> outsideCalls;
-
-    /** {@code capabilities}: what the host declared at initialize (null: nothing). */
-    public HostAsks(ObjectNode capabilities, Duration timeout) {
-        this(capabilities, timeout, null);
-    }
+    private final Supplier<String> inputEnded;
 
     /**
-     * {@code outsideCalls}: where the host hears mcpx once a call was answered (its listen stream,
-     * stdout); null: nowhere.
+     * {@code capabilities}: what the host declared at initialize (null: nothing). {@code outsideCalls}: where the host hears mcpx once a call was answered (its listen stream,
+     * stdout); null: nowhere. {@code inputEnded}: why the host can send nothing more (it closed
+     * stdin), or null while it can: an ask it could never answer fails then instead of waiting out
+     * its timeout.
      */
-    public HostAsks(ObjectNode capabilities, Duration timeout, Consumer<Notification> outsideCalls) {
+    public HostAsks(ObjectNode capabilities, Duration timeout, Consumer<Notification> outsideCalls, Supplier<String> inputEnded) {
         this.capabilities = capabilities == null ? Json.object() : capabilities.deepCopy();
         this.timeout = timeout;
         this.outsideCalls = outsideCalls;
+        this.inputEnded = inputEnded;
     }
 
     /** What the host declared at initialize (a copy). */
@@ -105,6 +105,7 @@ public final class HostAsks {
             throw error(ErrorCodes.METHOD_NOT_FOUND, "the host did not declare the " + capability
                     + " capability, so mcpx cannot pass " + method + " to it");
         }
+        failIfInputEnded(method);
         RequestId id = RequestId.of("mcpx-ask-" + idTag + "-" + ids.incrementAndGet());
         CompletableFuture<JsonRpcMessage> answer = new CompletableFuture<>();
         waiting.put(id, answer);
@@ -117,6 +118,7 @@ public final class HostAsks {
                 if (cancellation != null && cancellation.isCancelled()) {
                     throw error(ErrorCodes.INTERNAL_ERROR, "the host's call was cancelled while " + method + " waited for it");
                 }
+                failIfInputEnded(method);
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     throw error(ErrorCodes.INTERNAL_ERROR, "the host did not answer " + method + " within "
@@ -140,6 +142,13 @@ public final class HostAsks {
             }
         } finally {
             waiting.remove(id);
+        }
+    }
+
+    private void failIfInputEnded(String method) {
+        String ended = inputEnded.get();
+        if (ended != null) {
+            throw error(ErrorCodes.INTERNAL_ERROR, "the host " + ended + ", so it cannot answer " + method);
         }
     }
 

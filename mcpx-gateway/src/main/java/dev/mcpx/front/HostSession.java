@@ -62,7 +62,9 @@ public final class HostSession {
     /** A legacy host's resource updates reach it outside its calls, once it is initialized. */
     private final ResourceSubscriptions.Subscriber updates = this::resourceUpdated;
     private final AtomicBoolean ended = new AtomicBoolean();
-    private volatile HostAsks asks = new HostAsks(null, HOST_ANSWER_TIMEOUT);
+    /** Why the host can send nothing more (null while it can): see {@link #inputEnded}. */
+    private volatile String inputEnded;
+    private volatile HostAsks asks = new HostAsks(null, HOST_ANSWER_TIMEOUT, null, () -> inputEnded);
     private volatile LogLevel logLevel;
     private volatile boolean initialized;
     /** Its roots are to be asked for once it can hear a request outside a call (HTTP: once it listens). */
@@ -96,7 +98,7 @@ public final class HostSession {
 
     /** As initialize declared them: {@code capabilities} (null: none) are what the upstreams' asks may use. */
     public void declared(ObjectNode capabilities) {
-        asks = new HostAsks(capabilities, HOST_ANSWER_TIMEOUT, notice -> outside.send(notice));
+        asks = new HostAsks(capabilities, HOST_ANSWER_TIMEOUT, notice -> outside.send(notice), () -> inputEnded);
     }
 
     /** What the session's store says now (another replica may have changed it): the level, and whether it initialized. */
@@ -311,6 +313,17 @@ public final class HostSession {
      */
     public void follow(Request subscription) {
         requests.subscription(subscription, updates);
+    }
+
+    /**
+     * The host can send nothing more ({@code reason}: it closed stdin) but may still read: its
+     * listens end, and the upstreams' requests waiting for its answers fail, now; its requests in
+     * flight run on to their answers.
+     */
+    public void inputEnded(String reason) {
+        inputEnded = reason;
+        listens.values().forEach(Listen::close);
+        listens.clear();
     }
 
     /** The host went away, or its session ended: its requests are cancelled, what it held is released. Once. */

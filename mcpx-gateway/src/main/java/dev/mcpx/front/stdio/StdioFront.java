@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +27,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves one host over stdin/stdout, newline-delimited JSON: stdout carries nothing but MCP.
  * Each request runs on a thread of its own ({@link CallThreads}); the host's session ({@link HostSession}) decides
- * what its messages mean; the host closing stdin ends it, cancelling everything still running.
+ * what its messages mean. The host closing stdin ends it once every request it sent is answered
+ * (each within its own deadline), so {@code echo REQUEST | mcpx serve --stdio} prints its answer;
+ * a host that stops reading too ends it sooner by SIGTERM, as MCP's stdio shutdown says.
  */
 public final class StdioFront {
 
@@ -45,6 +48,10 @@ public final class StdioFront {
     private final HostSession session;
     private final CallThreads calls = new CallThreads(PLATFORM_THREADS, "mcpx-host",
             task -> Thread.ofVirtual().name("mcpx-host-v").start(task));
+    /** Requests read and not yet answered on stdout (cancelled ones count until their call ends). */
+    private final ReentrantLock answering = new ReentrantLock();
+    private final Condition allAnswered = answering.newCondition();
+    private int unanswered;
 
     public StdioFront(HostRequests requests, ListChanges changes, InputStream in, OutputStream out) {
         this(requests, changes, FrontLimits.DEFAULTS, in, out);
@@ -77,11 +84,28 @@ public final class StdioFront {
                     }
                 }
             }
+            LOG.info("host closed stdin");
+            session.inputEnded("closed stdin");
+            awaitAnswers();
         } finally {
             unsubscribe.run();
             session.end("host disconnected");
             calls.shutdown();
-            LOG.info("host closed stdin");
+        }
+    }
+
+    /** Returns once every request read so far was answered. */
+    private void awaitAnswers() {
+        answering.lock();
+        try {
+            if (unanswered > 0) {
+                LOG.info("answering the {} requests the host sent before it closed stdin", unanswered);
+            }
+            while (unanswered > 0) {
+                allAnswered.awaitUninterruptibly();
+            }
+        } finally {
+            answering.unlock();
         }
     }
 
@@ -109,12 +133,29 @@ public final class StdioFront {
     /** Taken in on the reader thread (so a cancellation read next finds it), answered on a thread of its own. */
     private void dispatch(Request hostRequest) {
         HostSession.Call call = session.take(hostRequest, HostRequests.eraOf(hostRequest), new Cancellation());
+        changeUnanswered(1);
         calls.execute(() -> {
-            JsonRpcMessage answer = call.answer(this::send);
-            if (answer != null) {
-                send(answer);
+            try {
+                JsonRpcMessage answer = call.answer(this::send);
+                if (answer != null) {
+                    send(answer);
+                }
+            } finally {
+                changeUnanswered(-1);
             }
         });
+    }
+
+    private void changeUnanswered(int delta) {
+        answering.lock();
+        try {
+            unanswered += delta;
+            if (unanswered == 0) {
+                allAnswered.signalAll();
+            }
+        } finally {
+            answering.unlock();
+        }
     }
 
     /**
