@@ -43,9 +43,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code mcp.client.operation.duration} for every call routed to an upstream (seconds, with the
  * MCP semantic conventions' attributes as Prometheus labels), and mcpx's own {@code mcpx_}
  * counters and gauges. What the pool counts already is read from its status at scrape time, so
- * a call costs two histogram observations, a gauge up and down, and nothing for the recoveries
- * it did not need. With {@code mcpx.telemetry} it also traces each host request and each call
- * to an upstream ({@link Tracing}).
+ * a call costs two histogram observations (without exemplars unless it traces), a gauge up and
+ * down, and nothing for the recoveries it did not need. With {@code mcpx.telemetry} it also
+ * traces each host request and each call to an upstream ({@link Tracing}).
  */
 public final class Telemetry implements HostObserver, CallObserver, AutoCloseable {
 
@@ -69,6 +69,7 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
     private final AuditLog audit;
     private final boolean metrics;
     private final Tracing tracing;
+    private final boolean exemplars;
     private final RecentEvents recent = new RecentEvents();
     private final Map<String, AtomicReference<LongSupplier>> counted = new ConcurrentHashMap<>();
     private volatile String frontTransport = "pipe";
@@ -87,21 +88,22 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
         this.audit = audit;
         this.metrics = metrics;
         this.tracing = traces.isPresent() ? OtlpTracing.start(traces.get(), version) : Tracing.OFF;
-        server = Histogram.builder().name("mcp_server_operation_duration").unit(Unit.SECONDS)
+        this.exemplars = traces.isPresent();
+        server = exemplars(Histogram.builder()).name("mcp_server_operation_duration").unit(Unit.SECONDS)
                 .help("Host requests mcpx answered (mcp.server.operation.duration)")
                 .labelNames("mcp_method_name", "gen_ai_tool_name", "gen_ai_prompt_name", "error_type",
                         "mcp_protocol_version", "network_transport")
                 .classicOnly().classicUpperBounds(DURATION_BUCKETS).register(registry);
-        client = Histogram.builder().name("mcp_client_operation_duration").unit(Unit.SECONDS)
+        client = exemplars(Histogram.builder()).name("mcp_client_operation_duration").unit(Unit.SECONDS)
                 .help("Host requests mcpx sent to an upstream, as its client (mcp.client.operation.duration)")
                 .labelNames(UPSTREAM, "mcp_method_name", "gen_ai_tool_name", "gen_ai_prompt_name", "error_type",
                         "mcp_protocol_version", "network_transport")
                 .classicOnly().classicUpperBounds(DURATION_BUCKETS).register(registry);
-        serverSessions = Histogram.builder().name("mcp_server_session_duration").unit(Unit.SECONDS)
+        serverSessions = exemplars(Histogram.builder()).name("mcp_server_session_duration").unit(Unit.SECONDS)
                 .help("Host sessions that ended: a legacy HTTP session, a stdio host's connection (mcp.server.session.duration)")
                 .labelNames("mcp_protocol_version", "network_transport")
                 .classicOnly().classicUpperBounds(SESSION_BUCKETS).register(registry);
-        clientSessions = Histogram.builder().name("mcp_client_session_duration").unit(Unit.SECONDS)
+        clientSessions = exemplars(Histogram.builder()).name("mcp_client_session_duration").unit(Unit.SECONDS)
                 .help("Upstream sessions that ended: a client closed or replaced, a legacy session re-initialized"
                         + " (mcp.client.session.duration)")
                 .labelNames(UPSTREAM, "mcpx_transport", "mcp_protocol_version")
@@ -111,11 +113,11 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
                 clientSessions.labelValues(upstream, transport, spoken == null ? "" : spoken).observe(nanos / 1e9);
             }
         });
-        recoveries = Counter.builder().name("mcpx_call_recoveries")
+        recoveries = exemplars(Counter.builder()).name("mcpx_call_recoveries")
                 .help("Recoveries host calls got: retry, reinitialize, reissue, reissue_declined (outcome unknown), "
                         + "correction, era_switch")
                 .labelNames(UPSTREAM, "recovery").register(registry);
-        refusals = Counter.builder().name("mcpx_limit_refusals")
+        refusals = exemplars(Counter.builder()).name("mcpx_limit_refusals")
                 .help("Host requests refused by an operator's limit").labelNames("limit").register(registry);
         inFlight = Gauge.builder().name("mcpx_calls_in_flight").help("Host calls waiting for their upstream now")
                 .labelNames(UPSTREAM).register(registry);
@@ -148,6 +150,18 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
         perUpstream(pool, "mcpx_upstream_restarts",
                 "Reconnections after the connection died: for stdio, child processes restarted",
                 UpstreamStatus::restarts);
+    }
+
+    /**
+     * An exemplar names the trace of a bucket's latest observation: without tracing there is none,
+     * and looking for one loaded OpenTelemetry's context at the first call and cost every observation.
+     */
+    private Histogram.Builder exemplars(Histogram.Builder builder) {
+        return exemplars ? builder : builder.withoutExemplars();
+    }
+
+    private Counter.Builder exemplars(Counter.Builder builder) {
+        return exemplars ? builder : builder.withoutExemplars();
     }
 
     private void perUpstream(Pool pool, String name, String help, ToLongFunction<UpstreamStatus> value) {

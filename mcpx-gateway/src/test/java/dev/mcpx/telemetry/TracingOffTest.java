@@ -3,6 +3,8 @@ package dev.mcpx.telemetry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcpx.gateway.TestGateways;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,13 +15,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Traces cost a gateway nothing until they are configured: {@code mcpx serve} without
- * {@code mcpx.telemetry} loads no OpenTelemetry class (the JVM's class-load log says which it
- * loaded), and with it, the SDK is there.
+ * {@code mcpx.telemetry} loads no OpenTelemetry class, not even when it measures a host's request
+ * (the JVM's class-load log says which it loaded), and with it, the SDK is there.
  */
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TracingOffTest {
 
-    /** The classes {@code mcpx serve --stdio} loaded from start to its exit when its host closed stdin at once. */
+    private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+            + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n";
+
+    /** The classes {@code mcpx serve --stdio} loaded from start to its exit when its host sent {@code initialize} and closed stdin. */
     private static List<String> loadedClasses(Path dir, String config) throws Exception {
         Path file = dir.resolve("mcpx.json");
         Files.writeString(file, config);
@@ -27,9 +32,13 @@ class TracingOffTest {
         Process serve = new ProcessBuilder(TestGateways.java(), "-XX:TieredStopAtLevel=1", "-Xlog:class+load=info:file=" + log,
                 "-cp", System.getProperty("java.class.path"), "dev.mcpx.cli.Main", "serve", "-c", file.toString(), "--stdio")
                 .redirectError(dir.resolve("stderr.txt").toFile()).start();
-        serve.getOutputStream().close();
+        try (OutputStream host = serve.getOutputStream()) {
+            host.write(INITIALIZE.getBytes(StandardCharsets.UTF_8));
+        }
         assertThat(serve.waitFor(120, TimeUnit.SECONDS)).as("serve exits when stdin closes: %s",
                 Files.readString(dir.resolve("stderr.txt"))).isTrue();
+        assertThat(new String(serve.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).as("the answer to initialize")
+                .contains("\"id\":1,\"result\"");
         return Files.readAllLines(log);
     }
 
