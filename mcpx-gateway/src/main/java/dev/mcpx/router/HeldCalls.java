@@ -14,6 +14,7 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -44,15 +45,15 @@ public final class HeldCalls {
 
     private final Limits limits;
     private final Map<String, HeldCall> held = new ConcurrentHashMap<>();
-    private final SecureRandom random = new SecureRandom();
     /** Names this process in its tokens, so a token another replica (or an earlier run) issued is told apart. */
     private final String issuer;
     private volatile HeldCallRelay relay = HeldCallRelay.ALONE;
 
     public HeldCalls(Limits limits) {
         this.limits = limits;
+        // a name, not a secret (the token's secret part is): no SecureRandom, whose providers cost a gateway's start 14 ms
         byte[] bytes = new byte[6];
-        random.nextBytes(bytes);
+        ThreadLocalRandom.current().nextBytes(bytes);
         this.issuer = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
@@ -118,7 +119,7 @@ public final class HeldCalls {
             return null;
         }
         byte[] bytes = new byte[32];
-        random.nextBytes(bytes);
+        Secrets.RANDOM.nextBytes(bytes);
         String token = TOKEN_PREFIX + issuer + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         held.put(token, call);
         Thread.ofVirtual().name("mcpx-held-expiry").start(() -> {
@@ -154,5 +155,10 @@ public final class HeldCalls {
 
     private static McpErrorException invalidParams(String message) {
         return new McpErrorException(JsonRpcError.of(ErrorCodes.INVALID_PARAMS, message));
+    }
+
+    /** Made at the first held call, not at every gateway's start. */
+    private static final class Secrets {
+        static final SecureRandom RANDOM = new SecureRandom();
     }
 }

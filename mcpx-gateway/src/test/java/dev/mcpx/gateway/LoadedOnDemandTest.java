@@ -1,8 +1,7 @@
-package dev.mcpx.telemetry;
+package dev.mcpx.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mcpx.gateway.TestGateways;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,12 +13,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Traces cost a gateway nothing until they are configured: {@code mcpx serve} without
- * {@code mcpx.telemetry} loads no OpenTelemetry class, not even when it measures a host's request
- * (the JVM's class-load log says which it loaded), and with it, the SDK is there.
+ * What a gateway may never need costs its start nothing: {@code mcpx serve} without
+ * {@code mcpx.telemetry} loads no OpenTelemetry class, not even when it measures a host's request,
+ * and with it the SDK is there; no SecureRandom is made before a host's call is held (its
+ * security providers took 14 ms of every start). The JVM's class-load log says what was loaded.
  */
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class TracingOffTest {
+class LoadedOnDemandTest {
 
     private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
             + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n";
@@ -54,5 +54,12 @@ class TracingOffTest {
         List<String> loaded = loadedClasses(dir,
                 "{\"mcpx\": {\"telemetry\": {\"endpoint\": \"http://127.0.0.1:9/\"}}, \"mcpServers\": {}}");
         assertThat(loaded).anyMatch(line -> line.contains("io.opentelemetry.sdk.trace.SdkTracerProvider "));
+    }
+
+    @Test
+    void noSecureRandomIsMadeBeforeACallIsHeld(@TempDir Path dir) throws Exception {
+        List<String> loaded = loadedClasses(dir, "{\"mcpServers\": {}}");
+        assertThat(loaded).as("the gateway started").anyMatch(line -> line.contains("dev.mcpx.router.HeldCalls "));
+        assertThat(loaded).noneMatch(line -> line.contains("java.security.SecureRandom "));
     }
 }
