@@ -15,12 +15,14 @@ import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code mcpx serve}'s config, read and its stdio upstreams started on a second core while picocli
  * builds the command's model (a fifth of a second before a gateway would start them), so those
  * children start up while mcpx does. The command then takes this config instead of reading the
- * file again, and its gateway takes the children over ({@link EarlyChildren}).
+ * file again, and its gateway takes the children over ({@link EarlyChildren}). What needs no
+ * logging ({@link #prepare}) runs while the main thread starts Logback.
  */
 final class EarlyServe {
 
@@ -32,6 +34,13 @@ final class EarlyServe {
     private record Read(Path option, GatewayConfig config) {
     }
 
+    /** An early read under way: the {@code -c} option (null: none given) and the future the command waits on. */
+    record Prepared(Path option, CompletableFuture<Read> pending) {
+    }
+
+    /** Parsed once, so Jackson's class initialisation (its date format's locale data, BigDecimal) is done before the config's turn. */
+    private static final String JACKSON_WARM_UP = "{\"mcpServers\": {\"a\": {\"command\": \"b\", \"args\": [\"-c\", 1.5]}}}";
+
     private EarlyServe() {
     }
 
@@ -42,24 +51,42 @@ final class EarlyServe {
         }
     }
 
-    /** Reads the config and starts its enabled stdio upstreams; any mistake is left to the command to report. */
-    static void read(String[] args) {
+    /**
+     * The part of the early read that logs nothing, so it may run before Logback has started (SLF4J
+     * would hand out substitute loggers meanwhile): the {@code -c} option, and Jackson's first parse
+     * (50-90 ms of class initialisation, most of the config read). Null when there is no early read.
+     */
+    static Prepared prepare(String[] args) {
         CompletableFuture<Read> pending = early;
         if (pending == null) {
-            return;
+            return null;
         }
         try {
             Path option = configOption(Arrays.asList(args).subList(1, args.length));
+            JsonMapper.builder().build().readTree(JACKSON_WARM_UP);
+            return new Prepared(option, pending);
+        } catch (RuntimeException e) {
+            pending.completeExceptionally(e);
+            return null;
+        }
+    }
+
+    /** Reads the config and starts its enabled stdio upstreams; any mistake is left to the command to report. */
+    static void read(Prepared prepared) {
+        if (prepared == null) {
+            return;
+        }
+        try {
             Logging.setRoot(System.getenv().getOrDefault("MCPX_LOG", "INFO"));
-            GatewayConfig config = ConfigLocation.load(option, System.getenv());
+            GatewayConfig config = ConfigLocation.load(prepared.option(), System.getenv());
             for (UpstreamConfig upstream : config.enabled()) {
                 if (upstream.endpoint() instanceof UpstreamEndpoint.Stdio stdio) {
                     EarlyChildren.start(stdio);
                 }
             }
-            pending.complete(new Read(option, config));
+            prepared.pending().complete(new Read(prepared.option(), config));
         } catch (RuntimeException e) {
-            pending.completeExceptionally(e);
+            prepared.pending().completeExceptionally(e);
         }
     }
 

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,13 +34,17 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        // Logback first: SLF4J hands a logger asked for on another thread while it starts a substitute
-        LoggerFactory.getILoggerFactory();
         EarlyServe.expect(args);
+        CompletableFuture<Void> logging = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("mcpx-warm-up").start(() -> {
-            EarlyServe.read(args);
+            EarlyServe.Prepared prepared = EarlyServe.prepare(args);
+            // SLF4J hands a logger asked for on another thread while Logback starts a substitute
+            logging.join();
+            EarlyServe.read(prepared);
             warmUp();
         });
+        LoggerFactory.getILoggerFactory();
+        logging.complete(null);
         System.exit(run(args));
     }
 

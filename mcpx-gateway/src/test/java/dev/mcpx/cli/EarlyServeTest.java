@@ -1,6 +1,7 @@
 package dev.mcpx.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.UpstreamConfig;
@@ -9,7 +10,10 @@ import dev.mcpx.transport.stdio.EarlyChildren;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,7 +41,7 @@ class EarlyServeTest {
 
     private static void early(String... args) {
         EarlyServe.expect(args);
-        EarlyServe.read(args);
+        EarlyServe.read(EarlyServe.prepare(args));
     }
 
     @Test
@@ -78,6 +82,21 @@ class EarlyServeTest {
         early("serve", "-c", file.toString());
         assertThat(EarlyServe.config(file)).isEmpty();
         assertThat(sleeping("614")).isEmpty();
+    }
+
+    @Test
+    void aCommandThatAsksBeforeTheReadHasBegunWaitsForItAndGetsItsConfig() throws Exception {
+        Path file = config("615");
+        String[] args = {"serve", "-c", file.toString()};
+        EarlyServe.expect(args);
+        EarlyServe.Prepared prepared = EarlyServe.prepare(args);
+        // the command got to its config while the warm-up thread still waited for Logback
+        CompletableFuture<Optional<GatewayConfig>> taken = new CompletableFuture<>();
+        Thread command = Thread.ofPlatform().start(() -> taken.complete(EarlyServe.config(file)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> command.getState() == Thread.State.WAITING);
+        EarlyServe.read(prepared);
+        assertThat(taken.get(30, TimeUnit.SECONDS)).isPresent();
+        assertThat(sleeping("615")).hasSize(1);
     }
 
     private static List<ProcessHandle> sleeping(String seconds) {
