@@ -38,7 +38,7 @@ final class EarlyServe {
     record Prepared(Path option, CompletableFuture<Read> pending) {
     }
 
-    /** Parsed once, so Jackson's class initialisation (its date format's locale data, BigDecimal) is done before the config's turn. */
+    /** Parsed once, so Jackson's class initialisation (its locale data, BigDecimal) is over by the config's turn. */
     private static final String JACKSON_WARM_UP = "{\"mcpServers\": {\"a\": {\"command\": \"b\", \"args\": [\"-c\", 1.5]}}}";
 
     private EarlyServe() {

@@ -48,12 +48,14 @@ public final class HostAsks {
     private final Supplier<String> inputEnded;
 
     /**
-     * {@code capabilities}: what the host declared at initialize (null: nothing). {@code outsideCalls}: where the host hears mcpx once a call was answered (its listen stream,
+     * {@code capabilities}: what the host declared at initialize (null: nothing).
+     * {@code outsideCalls}: where the host hears mcpx once a call was answered (its listen stream,
      * stdout); null: nowhere. {@code inputEnded}: why the host can send nothing more (it closed
      * stdin), or null while it can: an ask it could never answer fails then instead of waiting out
      * its timeout.
      */
-    public HostAsks(ObjectNode capabilities, Duration timeout, Consumer<Notification> outsideCalls, Supplier<String> inputEnded) {
+    public HostAsks(ObjectNode capabilities, Duration timeout, Consumer<Notification> outsideCalls,
+                    Supplier<String> inputEnded) {
         this.capabilities = capabilities == null ? Json.object() : capabilities.deepCopy();
         this.timeout = timeout;
         this.outsideCalls = outsideCalls;
