@@ -6,6 +6,7 @@ import dev.mcpx.protocol.JsonRpcMessage.Request;
 import dev.mcpx.protocol.JsonRpcMessage.Result;
 import dev.mcpx.protocol.MalformedMessageException.Kind;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -179,6 +180,14 @@ public final class JsonRpcCodec {
     /** The UTF-8 of {@link #encode}, without a String in between. */
     public byte[] encodeBytes(JsonRpcMessage message) {
         return Json.writeBytes(toTree(message));
+    }
+
+    /** {@link #encodeBytes} and a newline: one stdio line, ready for a single write. */
+    public byte[] encodeLine(JsonRpcMessage message) {
+        byte[] json = encodeBytes(message);
+        byte[] line = Arrays.copyOf(json, json.length + 1);
+        line[json.length] = '\n';
+        return line;
     }
 
     private static String firstLine(String text) {

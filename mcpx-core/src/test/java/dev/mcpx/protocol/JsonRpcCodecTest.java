@@ -133,6 +133,15 @@ class JsonRpcCodecTest {
     }
 
     @Test
+    void aLineIsTheMessagesUtf8AndOneNewlineAtItsEndOnly() {
+        Request request = new Request(RequestId.of(9), "tools/call",
+                Json.object().put("text", "a\nb h\u00e9 \u20ac \uD83D\uDE00"));
+        byte[] line = codec.encodeLine(request);
+        assertThat(new String(line, StandardCharsets.UTF_8)).isEqualTo(codec.encode(request) + "\n");
+        assertThat(codec.decode(line, 0, line.length - 1)).isEqualTo(request);
+    }
+
+    @Test
     void bytesThatAreNotUtf8AreReadAsTheirTextWouldBe() {
         byte[] head = "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"text\":\"".getBytes(StandardCharsets.UTF_8);
         byte[] tail = "\"}}".getBytes(StandardCharsets.UTF_8);

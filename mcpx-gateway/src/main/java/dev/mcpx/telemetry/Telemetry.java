@@ -119,8 +119,9 @@ public final class Telemetry implements HostObserver, CallObserver, AutoCloseabl
                 .labelNames(UPSTREAM, "recovery").register(registry);
         refusals = exemplars(Counter.builder()).name("mcpx_limit_refusals")
                 .help("Host requests refused by an operator's limit").labelNames("limit").register(registry);
+        // no exemplars on a gauge, traced or not: OpenMetrics exposes them on counters and histograms only
         inFlight = Gauge.builder().name("mcpx_calls_in_flight").help("Host calls waiting for their upstream now")
-                .labelNames(UPSTREAM).register(registry);
+                .labelNames(UPSTREAM).withoutExemplars().register(registry);
         GaugeWithCallback.builder().name("mcpx_held_calls")
                 .help("Modern hosts' calls to legacy upstreams held between MRTR rounds")
                 .callback(callback -> callback.call(heldCalls.getAsInt())).register(registry);

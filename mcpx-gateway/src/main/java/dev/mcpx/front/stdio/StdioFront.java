@@ -18,7 +18,6 @@ import dev.mcpx.protocol.Methods;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -164,7 +163,7 @@ public final class StdioFront {
      * makes it fail quietly: its calls are cancelled when stdin closes.
      */
     private boolean send(JsonRpcMessage message) {
-        byte[] line = (codec.encode(message) + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] line = codec.encodeLine(message);
         writing.lock();
         try {
             out.write(line);
