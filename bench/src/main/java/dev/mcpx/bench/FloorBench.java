@@ -14,7 +14,9 @@ import java.util.regex.Pattern;
  * How far the hop is from the floor of its stack (issue 17): in one run, against one fast legacy
  * HTTP upstream, with one driver ({@code wrk} at 1 and 16 connections after a warm-up), the CPU
  * per call of a hand-written blocking proxy ({@link SocketFloorProxy}), of a bare proxy on mcpx's
- * own HTTP stack ({@link JettyFloorProxy}) in the model mcpx's hop had and in the one it has, and of mcpx, as {@code bin/mcpx} starts it and with C2
+ * own HTTP stack ({@link JettyFloorProxy}) in the model mcpx's hop had and in the one it has, of
+ * two other servers a front could stand on ({@link JdkServerFloorProxy}, {@link HelidonFloorProxy}),
+ * and of mcpx, as {@code bin/mcpx} starts it and with C2
  * on (the floors' JIT). A target below the floor of a stack cannot be met by
  * tuning the code on top of it.
  */
@@ -41,7 +43,11 @@ final class FloorBench {
             new Floor("SocketFloorProxy, C1 only", SocketFloorProxy.class, List.of(), true),
             new Floor("JettyFloorProxy", JettyFloorProxy.class, List.of("virtual"), false),
             new Floor("JettyFloorProxy, platform threads", JettyFloorProxy.class, List.of("platform"), false),
-            new Floor("JettyFloorProxy, platform threads, C1 only", JettyFloorProxy.class, List.of("platform"), true));
+            new Floor("JettyFloorProxy, platform threads, C1 only", JettyFloorProxy.class, List.of("platform"), true),
+            new Floor("JdkServerFloorProxy, platform threads", JdkServerFloorProxy.class, List.of(), false),
+            new Floor("JdkServerFloorProxy, platform threads, C1 only", JdkServerFloorProxy.class, List.of(), true),
+            new Floor("HelidonFloorProxy, virtual threads", HelidonFloorProxy.class, List.of(), false),
+            new Floor("HelidonFloorProxy, virtual threads, C1 only", HelidonFloorProxy.class, List.of(), true));
 
     /** One proxy at 1 and at 16 connections. */
     record Row(String setup, WrkRun.Wrk one, WrkRun.Wrk sixteen) {
@@ -61,7 +67,12 @@ final class FloorBench {
         List<Row> rows = new ArrayList<>();
         try (FastUpstream upstream = FastUpstream.start(FastUpstream.Era.LEGACY, 1)) {
             rows.add(measure(env, wrk, "direct", upstream.url(), null, "echo", -1));
+            // -Dmcpx.bench.floors=NAME;NAME...: only the floors whose row names begin so (names hold commas)
+            String only = System.getProperty("mcpx.bench.floors", "");
             for (Floor floor : FLOORS) {
+                if (!only.isEmpty() && java.util.Arrays.stream(only.split(";")).noneMatch(floor.name()::startsWith)) {
+                    continue;
+                }
                 try (ChildProcess child = ChildProcess.start("floor-" + floor.logName(),
                         javaCommand(floor, upstream.url()), Map.of(), env.logDir(), FloorBench::listeningUrl)) {
                     URI url = URI.create(child.awaitListening(Duration.ofSeconds(60)));

@@ -221,7 +221,10 @@ final class Report {
                 .append("`JettyFloorProxy`: a bare proxy on mcpx's own HTTP stack, no MCP in it, in the model mcpx's hop ")
                 .append("had (Jetty's server on virtual threads, Jetty's client completing from its selector) and, on ")
                 .append("platform threads, in the one it has (Jetty's server on platform threads, each writing the upstream ")
-                .append("POST on a kept-alive connection of its own and reading the answer with a blocking read). The floors ")
+                .append("POST on a kept-alive connection of its own and reading the answer with a blocking read). ")
+                .append("`JdkServerFloorProxy` and `HelidonFloorProxy`: the same proxy on two other servers a front could ")
+                .append("stand on, the JDK's own (`com.sun.net.httpserver`, a pool of platform threads) and Helidon 4's ")
+                .append("(a virtual thread per connection, blocking reads). The floors ")
                 .append("run with C2 on, and again C1 only as bin/mcpx runs the gateway on 2 cores. A target ")
                 .append("below a stack's floor cannot be met by tuning the code on top of it.\n\n");
         md.append("| proxy | 1 conn calls/s | p50 ms | CPU us/call | cs/call | 16 conns calls/s | CPU us/call | cs/call |\n");
