@@ -16,7 +16,10 @@ public sealed interface ClientEvent {
     record ResourceUpdated(ObjectNode params) implements ClientEvent {
     }
 
-    /** A log message from the upstream ({@code notifications/message}). */
+    /**
+     * A log message from the upstream ({@code notifications/message}) that no request's log
+     * consumer ({@link RequestOptions}) took: the session's own lines, each told once.
+     */
     record Log(ObjectNode params) implements ClientEvent {
     }
 

@@ -181,8 +181,10 @@ final class Inbound {
                 }
             }
             case Methods.MESSAGE -> {
-                callLogs(relatedTo).ifPresent(logs -> logs.accept(params));
-                if (current) {
+                Optional<Consumer<ObjectNode>> call = callLogs(relatedTo);
+                if (call.isPresent()) {
+                    call.get().accept(params);
+                } else if (current) {
                     link.emit(new ClientEvent.Log(params));
                 }
             }

@@ -27,7 +27,12 @@ public record Profile(String name, List<String> servers, CatalogueFilter filter,
     }
 
     boolean admits(ListKind kind, String key, String upstream) {
-        return (servers.isEmpty() || servers.contains(upstream)) && filter.admits(kind, key);
+        return takes(upstream) && filter.admits(kind, key);
+    }
+
+    /** True when the profile takes upstream {@code upstream} (its names may still be filtered). */
+    public boolean takes(String upstream) {
+        return servers.isEmpty() || servers.contains(upstream);
     }
 
     /**

@@ -211,6 +211,18 @@ public final class HostRequests {
         agreed.set("resourceSubscriptions", honoured);
     }
 
+    /**
+     * Passes {@code host} each log line that an upstream this profile takes sends outside its
+     * calls. Returns the unsubscribe action.
+     */
+    Runnable onUpstreamLog(Consumer<ObjectNode> host) {
+        return pool.onLogged((upstream, params) -> {
+            if (catalogue.profiles().find(profileName).map(profile -> profile.takes(upstream)).orElse(false)) {
+                host.accept(params);
+            }
+        });
+    }
+
     /** The host is gone: its resource subscriptions end, and upstreams no host needs are released. */
     void release(ResourceSubscriptions.Subscriber host) {
         subscriptions.release(host);

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -62,6 +63,11 @@ public final class HostSession {
     /** A legacy host's resource updates reach it outside its calls, once it is initialized. */
     private final ResourceSubscriptions.Subscriber updates = this::resourceUpdated;
     private final AtomicBoolean ended = new AtomicBoolean();
+    /** A legacy host hears its upstreams' log lines outside its calls too, once initialized. */
+    private final OutsideLines logLines;
+    /** Stops those lines: null until it hears them, {@link #NOT_HEARING} once ended. */
+    private final AtomicReference<Runnable> stopLogs = new AtomicReference<>();
+    private static final Runnable NOT_HEARING = () -> { };
     /** Why the host can send nothing more (null while it can): see {@link #inputEnded}. */
     private volatile String inputEnded;
     private volatile HostAsks asks = new HostAsks(null, HOST_ANSWER_TIMEOUT, null, () -> inputEnded);
@@ -84,6 +90,7 @@ public final class HostSession {
         this.name = name;
         this.calls = calls;
         this.outside = outside;
+        this.logLines = new OutsideLines(outside);
         this.replicas = replicas;
         if (version != null) {
             this.version = version;
@@ -105,6 +112,9 @@ public final class HostSession {
     public void stored(LogLevel level, boolean initialized) {
         this.logLevel = level;
         this.initialized |= initialized;
+        if (initialized) {
+            hearLogs();
+        }
     }
 
     /** The session came from another replica, where its roots were asked for: they are asked here once it listens. */
@@ -201,6 +211,22 @@ public final class HostSession {
         }
     }
 
+    /** From now until the session ends, the upstreams' own log lines at or above the host's level reach it. */
+    private void hearLogs() {
+        if (stopLogs.get() != null) {
+            return;
+        }
+        Runnable stop = requests.onUpstreamLog(params -> {
+            if (LogLevel.heard(logLevel, params)) {
+                logLines.offer(new Notification(Methods.MESSAGE, params));
+            }
+        });
+        if (!stopLogs.compareAndSet(null, stop)) {
+            // heard already, or ended meanwhile
+            stop.run();
+        }
+    }
+
     private void resourceUpdated(ObjectNode params) {
         if (initialized) {
             outside.send(new Notification(Methods.RESOURCES_UPDATED, params));
@@ -217,6 +243,7 @@ public final class HostSession {
             case Methods.INITIALIZED -> {
                 replicas.initialized();
                 initialized = true;
+                hearLogs();
                 fetchRoots();
             }
             case Methods.ROOTS_LIST_CHANGED -> fetchRoots();
@@ -333,6 +360,10 @@ public final class HostSession {
         }
         inFlight.values().forEach(cancellation -> cancellation.cancel(reason));
         requests.release(updates);
+        Runnable stop = stopLogs.getAndSet(NOT_HEARING);
+        if (stop != null) {
+            stop.run();
+        }
         listens.values().forEach(Listen::close);
         listens.clear();
         requests.roots().remove(this);

@@ -36,6 +36,7 @@ public final class Pool implements AutoCloseable {
             Thread.ofPlatform().daemon().name("mcpx-pool-timer").factory());
     private final Map<String, Upstream> upstreams = new LinkedHashMap<>();
     private final List<BiConsumer<String, ObjectNode>> resourceListeners = new CopyOnWriteArrayList<>();
+    private final List<BiConsumer<String, ObjectNode>> logListeners = new CopyOnWriteArrayList<>();
     private volatile ServerRequestHandler outsideCalls = ServerRequestHandler.pingOnly();
     private volatile SessionEnded sessionsEnded = SessionEnded.NONE;
 
@@ -67,7 +68,7 @@ public final class Pool implements AutoCloseable {
             for (UpstreamConfig entry : wanted.values()) {
                 Upstream existing = upstreams.get(entry.name());
                 if (existing == null) {
-                    existing = new Upstream(entry, catalogue, clients, backoff, timer, this::resourceUpdated,
+                    existing = new Upstream(entry, catalogue, clients, backoff, timer, notices,
                             (method, params) -> outsideCalls.handle(method, params),
                             (upstream, transport, version, nanos) -> sessionsEnded.ended(upstream, transport, version, nanos));
                     for (Upstream changed : stopped) {
@@ -126,12 +127,35 @@ public final class Pool implements AutoCloseable {
         sessionsEnded = listener;
     }
 
-    private void resourceUpdated(String upstream, ObjectNode params) {
-        for (BiConsumer<String, ObjectNode> listener : resourceListeners) {
+    /**
+     * Receives every {@code notifications/message} an upstream's session sends outside its calls
+     * (a line sent during a call goes to that call's host): the upstream's name and the line's
+     * params. Returns the unsubscribe action.
+     */
+    public Runnable onLogged(BiConsumer<String, ObjectNode> listener) {
+        logListeners.add(listener);
+        return () -> logListeners.remove(listener);
+    }
+
+    private final SessionNotices notices = new SessionNotices() {
+        @Override
+        public void resourceUpdated(String upstream, ObjectNode params) {
+            tell(resourceListeners, upstream, params, "a resource update");
+        }
+
+        @Override
+        public void logged(String upstream, ObjectNode params) {
+            tell(logListeners, upstream, params, "a log line");
+        }
+    };
+
+    private static void tell(List<BiConsumer<String, ObjectNode>> listeners, String upstream, ObjectNode params,
+                             String what) {
+        for (BiConsumer<String, ObjectNode> listener : listeners) {
             try {
                 listener.accept(upstream, params);
             } catch (RuntimeException e) {
-                LOG.warn("{}: passing on a resource update failed", upstream, e);
+                LOG.warn("{}: passing on {} failed", upstream, what, e);
             }
         }
     }

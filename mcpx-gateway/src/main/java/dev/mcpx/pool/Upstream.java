@@ -24,7 +24,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BiConsumer;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -54,7 +53,7 @@ public final class Upstream {
     private final ClientFactory clients;
     private final Backoff backoff;
     private final ScheduledExecutorService timer;
-    private final BiConsumer<String, ObjectNode> resourceUpdates;
+    private final SessionNotices notices;
     private final ServerRequestHandler outsideCalls;
     /** The resources hosts subscribed to here: a new client (after a restart) subscribes them again. */
     private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
@@ -89,7 +88,7 @@ public final class Upstream {
     private volatile long sessionSinceNanos;
 
     Upstream(UpstreamConfig config, Catalogue catalogue, ClientFactory clients, Backoff backoff,
-             ScheduledExecutorService timer, BiConsumer<String, ObjectNode> resourceUpdates,
+             ScheduledExecutorService timer, SessionNotices notices,
              ServerRequestHandler outsideCalls, SessionEnded sessionsEnded) {
         this.sessionsEnded = sessionsEnded;
         this.config = config;
@@ -97,7 +96,7 @@ public final class Upstream {
         this.clients = clients;
         this.backoff = backoff;
         this.timer = timer;
-        this.resourceUpdates = resourceUpdates;
+        this.notices = notices;
         this.outsideCalls = outsideCalls;
         this.state = config.enabled() ? UpstreamState.STARTING : UpstreamState.DISABLED;
     }
@@ -319,10 +318,15 @@ public final class Upstream {
             }
             case ClientEvent.EraChanged changed -> eraChanged(id, changed);
             case ClientEvent.Closed closed -> connectionDied(id, closed.cause());
-            case ClientEvent.Log log -> LOG.debug("{}: {}", name(), log.params());
+            case ClientEvent.Log log -> {
+                LOG.debug("{}: {}", name(), log.params());
+                if (currentClient(id) != null) {
+                    notices.logged(name(), log.params());
+                }
+            }
             case ClientEvent.ResourceUpdated updated -> {
                 if (currentClient(id) != null) {
-                    resourceUpdates.accept(name(), updated.params());
+                    notices.resourceUpdated(name(), updated.params());
                 }
             }
         }

@@ -41,8 +41,7 @@ final class CallLogs {
             return null;
         }
         return params -> {
-            LogLevel level = LogLevel.parse(Json.text(params, "level"));
-            if (wanted == null || level == null || level.compareTo(wanted) >= 0) {
+            if (LogLevel.heard(wanted, params)) {
                 call.hostLog().accept(params);
             }
         };

@@ -242,6 +242,7 @@ public final class StdioFakeServer {
                 if (chaos.equals("duplicate")) {
                     write(reply);
                 }
+                logAfter(params.path("arguments"));
             }
         } catch (ToolError e) {
             write(error(id, e.code, e.getMessage()));
@@ -263,6 +264,20 @@ public final class StdioFakeServer {
             reply.set(member, value);
         }
         return reply;
+    }
+
+    /**
+     * A {@code logAfter} argument (a level): a log line of the session's own, written after the
+     * answer, so that no request of the client's is open for it; its data is {@code after TEXT}.
+     */
+    private void logAfter(JsonNode args) {
+        String level = args.path("logAfter").asString("");
+        if (level.isEmpty()) {
+            return;
+        }
+        ObjectNode note = NODES.objectNode().put("jsonrpc", "2.0").put("method", "notifications/message");
+        note.putObject("params").put("level", level).put("logger", "fake").put("data", "after " + args.path("text").asString(""));
+        write(note);
     }
 
     /** What a {@code chaos} argument does before the answer; false: no answer at all. */
