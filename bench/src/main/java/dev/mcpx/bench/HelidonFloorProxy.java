@@ -2,7 +2,6 @@ package dev.mcpx.bench;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.WebServer;
-import java.io.IOException;
 import java.net.URI;
 
 /**
@@ -25,7 +24,7 @@ public final class HelidonFloorProxy {
         WebServer server = WebServer.builder().host("127.0.0.1").port(0)
                 .routing(routing -> routing.post("/mcp", (request, response) -> {
                     byte[] body = request.content().as(byte[].class);
-                    byte[] answer = call(upstream, head, body, connections);
+                    byte[] answer = SocketFloorProxy.Connection.onThread(connections, upstream, head, body);
                     response.header(HeaderNames.CONTENT_TYPE, "application/json");
                     response.send(answer);
                 }))
@@ -35,26 +34,4 @@ public final class HelidonFloorProxy {
         Thread.currentThread().join();
     }
 
-    private static byte[] call(URI upstream, String head, byte[] body, ThreadLocal<SocketFloorProxy.Connection> connections)
-            throws IOException {
-        SocketFloorProxy.Connection up = connections.get();
-        if (up == null) {
-            up = SocketFloorProxy.Connection.open(upstream);
-            connections.set(up);
-        }
-        try {
-            return up.exchange(head, body);
-        } catch (IOException idleClosed) {
-            up.close();
-            up = SocketFloorProxy.Connection.open(upstream);
-            connections.set(up);
-            try {
-                return up.exchange(head, body);
-            } catch (IOException e) {
-                connections.remove();
-                up.close();
-                throw e;
-            }
-        }
-    }
 }

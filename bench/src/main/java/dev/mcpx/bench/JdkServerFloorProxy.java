@@ -30,7 +30,7 @@ public final class JdkServerFloorProxy {
         server.createContext("/mcp", exchange -> {
             try (exchange) {
                 byte[] body = exchange.getRequestBody().readAllBytes();
-                reply(exchange, call(upstream, head, body, connections));
+                reply(exchange, SocketFloorProxy.Connection.onThread(connections, upstream, head, body));
             }
         });
         server.start();
@@ -39,29 +39,6 @@ public final class JdkServerFloorProxy {
         Thread.currentThread().join();
     }
 
-    private static byte[] call(URI upstream, String head, byte[] body, ThreadLocal<SocketFloorProxy.Connection> connections)
-            throws IOException {
-        SocketFloorProxy.Connection up = connections.get();
-        if (up == null) {
-            up = SocketFloorProxy.Connection.open(upstream);
-            connections.set(up);
-        }
-        try {
-            return up.exchange(head, body);
-        } catch (IOException idleClosed) {
-            // a thread idle past the upstream's keep-alive finds its connection closed: one new one, as mcpx does
-            up.close();
-            up = SocketFloorProxy.Connection.open(upstream);
-            connections.set(up);
-            try {
-                return up.exchange(head, body);
-            } catch (IOException e) {
-                connections.remove();
-                up.close();
-                throw e;
-            }
-        }
-    }
 
     private static void reply(HttpExchange exchange, byte[] answer) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", "application/json");

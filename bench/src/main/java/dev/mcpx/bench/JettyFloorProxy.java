@@ -1,6 +1,5 @@
 package dev.mcpx.bench;
 
-import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
@@ -93,28 +92,7 @@ public final class JettyFloorProxy {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 byte[] body = BufferUtil.toArray(Content.Source.asByteBuffer(request));
-                SocketFloorProxy.Connection up = connections.get();
-                if (up == null) {
-                    up = SocketFloorProxy.Connection.open(upstream);
-                    connections.set(up);
-                }
-                byte[] answer;
-                try {
-                    answer = up.exchange(head, body);
-                } catch (IOException idleClosed) {
-                    // a thread idle past the upstream's keep-alive finds its connection closed: one new one, as mcpx does
-                    up.close();
-                    up = SocketFloorProxy.Connection.open(upstream);
-                    connections.set(up);
-                    try {
-                        answer = up.exchange(head, body);
-                    } catch (IOException e) {
-                        connections.remove();
-                        up.close();
-                        throw e;
-                    }
-                }
-                reply(answer, response, callback);
+                reply(SocketFloorProxy.Connection.onThread(connections, upstream, head, body), response, callback);
                 return true;
             }
         };

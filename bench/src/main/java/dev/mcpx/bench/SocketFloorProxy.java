@@ -90,6 +90,34 @@ public final class SocketFloorProxy {
         public void close() throws IOException {
             socket.close();
         }
+
+        /**
+         * {@code body} POSTed on this thread's own kept-alive connection in {@code connections},
+         * opened on first use; a thread idle past the upstream's keep-alive finds its connection
+         * closed and gets one new one, as mcpx does.
+         */
+        static byte[] onThread(ThreadLocal<Connection> connections, URI upstream, String head, byte[] body)
+                throws IOException {
+            Connection up = connections.get();
+            if (up == null) {
+                up = open(upstream);
+                connections.set(up);
+            }
+            try {
+                return up.exchange(head, body);
+            } catch (IOException idleClosed) {
+                up.close();
+                up = open(upstream);
+                connections.set(up);
+                try {
+                    return up.exchange(head, body);
+                } catch (IOException e) {
+                    connections.remove();
+                    up.close();
+                    throw e;
+                }
+            }
+        }
     }
 
     private static byte[] message(String headUpToLength, byte[] body) {
