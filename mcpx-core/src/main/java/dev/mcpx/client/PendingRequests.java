@@ -67,11 +67,12 @@ final class PendingRequests {
     /**
      * The per-request handler of the only pending request that has one, or null when none or
      * several do: how a server request that names no related request (stdio) still finds its call.
+     * A request whose answer was read already is not waiting for anything the server sends after it.
      */
     ServerRequestHandler soleHandler() {
         ServerRequestHandler found = null;
         for (Waiter waiter : byId.values()) {
-            if (waiter.serverRequests() != null) {
+            if (waiter.serverRequests() != null && !waiter.reply().isDone()) {
                 if (found != null) {
                     return null;
                 }
@@ -81,11 +82,14 @@ final class PendingRequests {
         return found;
     }
 
-    /** The log listener of the only pending request that has one, or null when none or several do. */
+    /**
+     * The log listener of the only pending request that has one, or null when none or several do;
+     * as {@link #soleHandler}, a request answered already (its waiter not yet gone) does not count.
+     */
     Consumer<ObjectNode> soleLogs() {
         Consumer<ObjectNode> found = null;
         for (Waiter waiter : byId.values()) {
-            if (waiter.logs() != null) {
+            if (waiter.logs() != null && !waiter.reply().isDone()) {
                 if (found != null) {
                     return null;
                 }

@@ -63,8 +63,8 @@ public final class HostSession {
     /** A legacy host's resource updates reach it outside its calls, once it is initialized. */
     private final ResourceSubscriptions.Subscriber updates = this::resourceUpdated;
     private final AtomicBoolean ended = new AtomicBoolean();
-    /** A legacy host hears its upstreams' log lines outside its calls too, once initialized. */
-    private final OutsideLines logLines;
+    /** What upstreams' readers hand this host outside its calls: resource updates, and log lines once initialized. */
+    private final OutsideLines fromUpstreams;
     /** Stops those lines: null until it hears them, {@link #NOT_HEARING} once ended. */
     private final AtomicReference<Runnable> stopLogs = new AtomicReference<>();
     private static final Runnable NOT_HEARING = () -> { };
@@ -90,7 +90,7 @@ public final class HostSession {
         this.name = name;
         this.calls = calls;
         this.outside = outside;
-        this.logLines = new OutsideLines(outside);
+        this.fromUpstreams = new OutsideLines(outside);
         this.replicas = replicas;
         if (version != null) {
             this.version = version;
@@ -218,7 +218,7 @@ public final class HostSession {
         }
         Runnable stop = requests.onUpstreamLog(params -> {
             if (LogLevel.heard(logLevel, params)) {
-                logLines.offer(new Notification(Methods.MESSAGE, params));
+                fromUpstreams.offer(new Notification(Methods.MESSAGE, params));
             }
         });
         if (!stopLogs.compareAndSet(null, stop)) {
@@ -229,7 +229,7 @@ public final class HostSession {
 
     private void resourceUpdated(ObjectNode params) {
         if (initialized) {
-            outside.send(new Notification(Methods.RESOURCES_UPDATED, params));
+            fromUpstreams.offer(new Notification(Methods.RESOURCES_UPDATED, params));
         }
     }
 

@@ -7,10 +7,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Messages a host hears outside its calls that an upstream's reader hands over: sent in order on
- * a virtual thread of their own, so a host that reads slowly holds up only itself, never the
- * upstream's reader (and with it every host's calls to that upstream). At most {@link #LIMIT}
- * wait; beyond that a line is dropped, as a log line may be.
+ * Messages a host hears outside its calls that an upstream's reader hands over (log lines,
+ * resource updates): sent in order on a virtual thread of their own, so a host that reads slowly
+ * holds up only itself, never the upstream's reader (and with it every host's calls to that
+ * upstream). At most {@link #LIMIT} wait; beyond that a message is dropped: a host that far
+ * behind has lost its stream's worth of them anyway.
  */
 final class OutsideLines {
 
@@ -33,8 +34,8 @@ final class OutsideLines {
             if (waiting.size() >= LIMIT) {
                 if (!dropping) {
                     dropping = true;
-                    LOG.warn("a host reads too slowly to keep up with its upstreams' log lines: dropping them"
-                            + " until it catches up");
+                    LOG.warn("a host reads too slowly to keep up with its upstreams' log lines and resource updates:"
+                            + " dropping them until it catches up");
                 }
                 return;
             }
