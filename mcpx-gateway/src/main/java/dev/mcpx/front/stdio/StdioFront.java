@@ -72,7 +72,7 @@ public final class StdioFront {
             HostLines lines = new HostLines(in, limits.maxMessageBytes());
             for (HostLines.Line line = lines.next(); line != null; line = lines.next()) {
                 switch (line) {
-                    case HostLines.Line.Text text when !text.value().isBlank() -> receive(text.value());
+                    case HostLines.Line.Text text when !text.blank() -> receive(text);
                     case HostLines.Line.Text blank -> {
                         // blank lines between messages are allowed
                     }
@@ -108,10 +108,10 @@ public final class StdioFront {
         }
     }
 
-    private void receive(String line) {
+    private void receive(HostLines.Line.Text line) {
         JsonRpcMessage hostMessage;
         try {
-            hostMessage = codec.decode(line);
+            hostMessage = codec.decode(line.bytes(), line.offset(), line.length());
         } catch (MalformedMessageException e) {
             send(new ErrorResponse(e.id(), e.toError()));
             return;
