@@ -1,5 +1,6 @@
 package dev.mcpx.protocol;
 
+import java.nio.charset.StandardCharsets;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -27,9 +28,15 @@ public final class Json {
         return JsonNodeFactory.instance.arrayNode();
     }
 
-    /** Parses JSON text into a tree; throws {@link JacksonException} when it is not JSON. */
+    /**
+     * Parses JSON text into a tree; throws {@link JacksonException} when it is not JSON. Through
+     * its UTF-8: Jackson's byte parser is faster than its char parser (a quarter less time for a
+     * 32 KB message at C1), more than the copy costs. A lone surrogate, which no JSON text may
+     * hold and Jackson's writer would refuse later, becomes '?'.
+     */
     public static JsonNode parse(String text) {
-        return MAPPER.readTree(text);
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        return MAPPER.readTree(utf8, 0, utf8.length);
     }
 
     /** Parses UTF-8 JSON without a String in between; throws {@link JacksonException} when it is not JSON. */
