@@ -34,6 +34,11 @@ final class HopBench {
     static final int WRK_CONNECTIONS = 32;
     /** A host that spawns mcpx over stdio: the set-up's name is this and the upstream's kind. */
     static final String STDIO_HOST = "mcpx --stdio / ";
+    /** A file's worth of text each way, where reading and writing JSON shows and a 100-byte call hides it. */
+    static final int LARGE_TEXT_CHARS = 32 * 1024;
+    static final String LARGE = ", 32 KB each way";
+    /** Fewer than {@link #WARM_UP_CALLS}: each large call costs about ten small ones, and C1 only compiles. */
+    static final int LARGE_WARM_UP_CALLS = 2_000;
 
     /** One set-up at one caller count; the gateway's figures are NaN for direct set-ups (no gateway). */
     record Cell(String setup, int callers, double callsPerSecond, double p50Millis, double cpuMicrosPerCall,
@@ -100,6 +105,7 @@ final class HopBench {
                 }
                 if (only.isEmpty() || only.contains("stdio")) {
                     stdioHost(env, "stdio", "stdio", new GatewayConfigFile().stdio("stdio", env.stdioUpstream()), window, cells, latencies);
+                    large(env, window, cells);
                 }
                 if (only.isEmpty() || only.contains("legacy-http")) {
                     stdioHost(env, "legacy-http", "legacy", new GatewayConfigFile().http("legacy", legacy.url()), window, cells, latencies);
@@ -127,7 +133,46 @@ final class HopBench {
      */
     private static void stdioHost(BenchEnv env, String kind, String name, GatewayConfigFile upstream, Duration window, List<Cell> cells,
                                   List<Latency> latencies) throws InterruptedException {
-        String file = "hop-stdio-host-" + name + ".json";
+        withStdioHost(env, "hop-stdio-host-" + name + ".json", upstream,
+                (host, pid) -> measure(STDIO_HOST + kind, host, name + "__echo", pid, window, cells, latencies));
+    }
+
+    /**
+     * The stdio fake directly and behind a stdio host's mcpx, with {@link #LARGE_TEXT_CHARS} of text
+     * each way, at one caller: a host that sends or fetches a file.
+     */
+    private static void large(BenchEnv env, Duration window, List<Cell> cells) throws InterruptedException {
+        String text = "x".repeat(LARGE_TEXT_CHARS);
+        McpClient direct = HostClients.stdio("hop-direct-stdio-large", env.stdioUpstream());
+        try {
+            cells.add(warmWindow("direct / stdio" + LARGE, HostClients.echo(direct, "echo", text), -1, window));
+        } finally {
+            direct.close();
+        }
+        withStdioHost(env, "hop-stdio-host-large.json", new GatewayConfigFile().stdio("stdio", env.stdioUpstream()),
+                (host, pid) -> cells.add(warmWindow(STDIO_HOST + "stdio" + LARGE, HostClients.echo(host, "stdio__echo", text), pid, window)));
+    }
+
+    private static Cell warmWindow(String setup, LoadDriver.Call call, long gatewayPid, Duration window) throws InterruptedException {
+        for (int i = 0; i < LARGE_WARM_UP_CALLS; i++) {
+            try {
+                call.run();
+            } catch (Exception e) {
+                throw new IllegalStateException(setup + ": warm-up call " + i + " failed", e);
+            }
+        }
+        Cell one = window(setup, 1, call, gatewayPid, window);
+        System.err.printf("hop  %-22s 1 caller %6.0f calls/s p50 %6.3f ms cpu %5.0f us/call %4.1f cs/call%n", setup,
+                one.callsPerSecond(), one.p50Millis(), one.cpuMicrosPerCall(), one.switchesPerCall());
+        return one;
+    }
+
+    private interface StdioHostRun {
+        void run(McpClient host, long gatewayPid) throws InterruptedException;
+    }
+
+    /** Spawns {@code bin/mcpx serve --stdio} on {@code upstream} (written to {@code file}) as a host does, and finds its pid. */
+    private static void withStdioHost(BenchEnv env, String file, GatewayConfigFile upstream, StdioHostRun run) throws InterruptedException {
         Path config = upstream.write(env.logDir(), file);
         McpClient host = HostClients.stdio("hop-stdio-host",
                 List.of(env.mcpx().toString(), "serve", "-c", config.toString(), "--stdio"));
@@ -136,7 +181,7 @@ final class HopBench {
                     .filter(p -> p.info().commandLine().orElse("").contains(file))
                     .mapToLong(ProcessHandle::pid).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no mcpx process serving " + file));
-            measure(STDIO_HOST + kind, host, name + "__echo", pid, window, cells, latencies);
+            run.run(host, pid);
         } finally {
             host.close();
         }

@@ -39,10 +39,18 @@ final class HostClients {
 
     /** One {@code tools/call} of an echo tool; a tool error counts as a failure. */
     static LoadDriver.Call echo(McpClient client, String tool) {
+        return echo(client, tool, "hello");
+    }
+
+    /** As {@link #echo(McpClient, String)} with {@code text}; an answer that does not carry it back counts as a failure. */
+    static LoadDriver.Call echo(McpClient client, String tool, String text) {
         return () -> {
-            var result = client.callTool(tool, Json.object().put("text", "hello"), RequestOptions.defaults());
+            var result = client.callTool(tool, Json.object().put("text", text), RequestOptions.defaults());
             if (result.path("isError").asBoolean(false)) {
                 throw new IllegalStateException("tool error: " + result);
+            }
+            if (result.path("content").path(0).path("text").asString("").length() < text.length()) {
+                throw new IllegalStateException("the echo lost text: " + result.toString().substring(0, 200));
             }
         };
     }

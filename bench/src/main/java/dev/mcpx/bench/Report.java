@@ -114,7 +114,10 @@ final class Report {
                 .append("by the calls finished in it: robust on a shared machine where wall time is not. Context switches per ")
                 .append("call are the gateway's threads' switches over the window (/proc/PID/task/*/status) divided the same ")
                 .append("way: each is a thread hand-off or a wait, which costs several microseconds on a virtual machine. Direct set-ups ")
-                .append("have no gateway. Medians of ").append(hop.rounds()).append(" rounds.\n\n");
+                .append("have no gateway. The `").append(HopBench.LARGE.substring(2)).append("` rows send ")
+                .append(HopBench.LARGE_TEXT_CHARS).append(" characters of text to the echo tool, which sends them back, as a host ")
+                .append("that sends or fetches a file does: ").append(HopBench.LARGE_WARM_UP_CALLS)
+                .append(" calls, then the window at 1 caller. Medians of ").append(hop.rounds()).append(" rounds.\n\n");
         md.append("| set-up | callers | calls/s | p50 ms | gateway CPU us/call | gateway context switches/call | errors |\n")
                 .append("|---|---:|---:|---:|---:|---:|---:|\n");
         for (HopBench.Cell c : hop.cells()) {
