@@ -1,7 +1,6 @@
 package dev.mcpx.transport.stdio;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
@@ -48,6 +47,9 @@ final class LineReader {
         }
     }
 
+    /** One message of several MB must not keep its array for the life of the upstream. */
+    static final int KEPT_BYTES = 1024 * 1024;
+
     private final InputStream in;
     private final int maxBytes;
     private final boolean scanOverflow;
@@ -55,8 +57,9 @@ final class LineReader {
     private final byte[] chunk = new byte[64 * 1024];
     private int pos;
     private int limit;
-    /** A line that spans reads, gathered up to the limit. */
-    private final ByteArrayOutputStream partial = new ByteArrayOutputStream(1024);
+    /** A line that spans reads, gathered up to the limit (one byte past it when too long): {@code [0, gathered)}. */
+    private byte[] partial = new byte[0];
+    private int gathered;
 
     LineReader(InputStream in, int maxBytes, boolean scanOverflow) {
         this.in = in;
@@ -70,31 +73,46 @@ final class LineReader {
      * whole line is left in it.
      */
     Line next() throws IOException {
-        partial.reset();
+        gathered = 0;
+        if (partial.length > KEPT_BYTES) {
+            partial = new byte[0];
+        }
         while (true) {
             if (pos == limit && !fill()) {
-                return partial.size() == 0 ? null : text(partial.toByteArray());
+                return gathered == 0 ? null : text(Arrays.copyOf(partial, gathered));
             }
             int lf = indexOfLf();
             int end = lf < 0 ? limit : lf;
-            if (partial.size() + (end - pos) > maxBytes) {
-                int room = maxBytes + 1 - partial.size();
-                partial.write(chunk, pos, room);
-                pos += room;
+            if (gathered + (end - pos) > maxBytes) {
+                int room = maxBytes + 1 - gathered;
+                gather(room);
                 return tooLong();
             }
-            if (lf >= 0 && partial.size() == 0) {
+            if (lf >= 0 && gathered == 0) {
                 byte[] line = Arrays.copyOfRange(chunk, pos, lf);
                 pos = lf + 1;
                 return text(line);
             }
-            partial.write(chunk, pos, end - pos);
-            pos = end;
+            gather(end - pos);
             if (lf >= 0) {
                 pos++;
-                return text(partial.toByteArray());
+                return text(Arrays.copyOf(partial, gathered));
             }
         }
+    }
+
+    private void gather(int length) {
+        if (gathered + length > partial.length) {
+            partial = Arrays.copyOf(partial, Math.max(gathered + length, Math.min(maxBytes + 1, 2 * partial.length + 8192)));
+        }
+        System.arraycopy(chunk, pos, partial, gathered, length);
+        gathered += length;
+        pos += length;
+    }
+
+    /** What this reader holds on to between lines. */
+    int retainedBytes() {
+        return chunk.length + partial.length;
     }
 
     private int indexOfLf() {
@@ -129,12 +147,10 @@ final class LineReader {
     }
 
     private Line tooLong() throws IOException {
-        byte[] head = partial.toByteArray();
-        partial.reset();
-        String excerpt = new String(head, 0, Math.min(head.length, 200), StandardCharsets.UTF_8);
+        String excerpt = new String(partial, 0, Math.min(gathered, 200), StandardCharsets.UTF_8);
         RestOfLine rest = new RestOfLine();
         ResponseHead scanned = scanOverflow
-                ? ResponseHead.scan(new SequenceInputStream(new ByteArrayInputStream(head), rest))
+                ? ResponseHead.scan(new SequenceInputStream(new ByteArrayInputStream(partial, 0, gathered), rest))
                 : ResponseHead.UNKNOWN;
         rest.skipToEnd();
         return new Line.TooLong(excerpt, scanned);

@@ -299,6 +299,7 @@ final class StdioTransport implements Transport {
             // the writer lives on: the next line fails as fast, never waits for a writer that died
             pending.written.completeExceptionally(e);
         } finally {
+            pending.line = null;
             writeLock.unlock();
         }
     }
@@ -311,7 +312,11 @@ final class StdioTransport implements Transport {
         /** Put last by {@link #close}: the writer thread ends there. */
         static final PendingWrite END = new PendingWrite(new byte[0], null);
 
-        final byte[] line;
+        /**
+         * Dropped once written or abandoned: the writer thread's frame keeps its last PendingWrite
+         * while it waits for the next, which kept a message of several MB for the child's life.
+         */
+        byte[] line;
         /** The id of the request the line carries, or null. */
         final RequestId request;
         final CompletableFuture<Void> written = new CompletableFuture<>();

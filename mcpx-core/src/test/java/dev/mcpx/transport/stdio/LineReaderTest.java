@@ -75,6 +75,22 @@ class LineReaderTest {
         assertThat(text(reader.next())).isEqualTo("z");
     }
 
+    @Test
+    void aLineOfSeveralMegabytesIsNotHeldOnceTheNextIsRead() throws IOException {
+        String big = "y".repeat(3_000_000);
+        LineReader reader = new LineReader(new ByteArrayInputStream((big + "\n" + big + "!\nz\n" + "w".repeat(200_000) + "\nv\n")
+                .getBytes(StandardCharsets.UTF_8)), 3_000_000, true);
+        int small = reader.retainedBytes();
+        assertThat(text(reader.next())).isEqualTo(big);
+        assertThat(reader.next()).isInstanceOf(LineReader.Line.TooLong.class);
+        assertThat(reader.retainedBytes()).isGreaterThan(3_000_000);
+        assertThat(text(reader.next())).isEqualTo("z");
+        assertThat(reader.retainedBytes()).isEqualTo(small);
+        assertThat(text(reader.next())).hasSize(200_000);
+        assertThat(text(reader.next())).isEqualTo("v");
+        assertThat(reader.retainedBytes()).as("a line under a MB keeps its array for the next").isGreaterThan(small);
+    }
+
     private static String text(LineReader.Line line) {
         assertThat(line).isInstanceOf(LineReader.Line.Text.class);
         return ((LineReader.Line.Text) line).value();

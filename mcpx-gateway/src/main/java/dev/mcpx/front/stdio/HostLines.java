@@ -30,13 +30,16 @@ final class HostLines {
         }
     }
 
+    /** One message of several MB must not keep its array for the life of the session. */
+    static final int KEPT_BYTES = 1024 * 1024;
+
     private final InputStream in;
     private final int limit;
     /** What the last read brought and no line has taken yet: {@code [position, filled)}. */
     private final byte[] buffer = new byte[64 * 1024];
     private int position;
     private int filled;
-    /** A line that spans reads, gathered up to the limit; kept for the next such line. */
+    /** A line that spans reads, gathered up to the limit; kept for the next such line unless large. */
     private byte[] spanning = new byte[0];
     private int spanned;
 
@@ -48,6 +51,9 @@ final class HostLines {
     /** The next line without its line ending, or null at the end of the input. */
     Line next() throws IOException {
         spanned = 0;
+        if (spanning.length > KEPT_BYTES) {
+            spanning = new byte[0];
+        }
         boolean over = false;
         boolean started = false;
         while (true) {
@@ -94,6 +100,11 @@ final class HostLines {
         }
         System.arraycopy(buffer, start, spanning, spanned, length);
         spanned += length;
+    }
+
+    /** What this reader holds on to between lines. */
+    int retainedBytes() {
+        return buffer.length + spanning.length;
     }
 
     private static Line text(byte[] bytes, int offset, int length) {

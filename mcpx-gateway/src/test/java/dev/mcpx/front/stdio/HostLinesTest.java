@@ -45,6 +45,21 @@ class HostLinesTest {
     }
 
     @Test
+    void aLineOfSeveralMegabytesIsNotHeldOnceTheNextIsRead() throws IOException {
+        String big = "y".repeat(3_000_000);
+        HostLines lines = new HostLines(new Chunks(big + "\n" + big + "!\nz\n" + "w".repeat(200_000) + "\nv\n"), 3_000_000);
+        int small = lines.retainedBytes();
+        assertThat(lines.next()).isInstanceOf(HostLines.Line.Text.class);
+        assertThat(lines.next()).isInstanceOf(HostLines.Line.TooLong.class);
+        assertThat(lines.retainedBytes()).isGreaterThan(3_000_000);
+        assertThat(string(lines.next())).isEqualTo("z");
+        assertThat(lines.retainedBytes()).isEqualTo(small);
+        lines.next();
+        assertThat(lines.next()).isInstanceOf(HostLines.Line.Text.class);
+        assertThat(lines.retainedBytes()).as("a line under a MB keeps its array for the next").isGreaterThan(small);
+    }
+
+    @Test
     void blankMeansAsciiWhitespaceOnly() {
         assertThat(text(" \t\r").blank()).isTrue();
         assertThat(text("").blank()).isTrue();
@@ -60,12 +75,16 @@ class HostLinesTest {
     private static List<String> all(HostLines lines) throws IOException {
         List<String> out = new ArrayList<>();
         for (HostLines.Line line = lines.next(); line != null; line = lines.next()) {
-            out.add(switch (line) {
-                case HostLines.Line.Text text -> new String(text.bytes(), text.offset(), text.length(), StandardCharsets.UTF_8);
-                case HostLines.Line.TooLong tooLong -> "TOO LONG";
-            });
+            out.add(string(line));
         }
         return out;
+    }
+
+    private static String string(HostLines.Line line) {
+        return switch (line) {
+            case HostLines.Line.Text text -> new String(text.bytes(), text.offset(), text.length(), StandardCharsets.UTF_8);
+            case HostLines.Line.TooLong tooLong -> "TOO LONG";
+        };
     }
 
     /** Gives each piece in its own read, as a pipe may. */
