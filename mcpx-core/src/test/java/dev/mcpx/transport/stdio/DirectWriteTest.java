@@ -13,6 +13,7 @@ import dev.mcpx.testkit.stdio.StdioFakeServer;
 import dev.mcpx.transport.Outbound;
 import dev.mcpx.transport.TransportEvent;
 import dev.mcpx.transport.UpstreamEndpoint;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,11 +33,8 @@ class DirectWriteTest {
 
     @Test
     void whileTheChildAnswersEverySenderWritesItsOwnLine() throws Exception {
-        List<String> command = StdioFakeServer.command("--era", "legacy");
-        StdioTransport transport = new StdioTransport(new UpstreamEndpoint.Stdio(command.getFirst(),
-                command.subList(1, command.size()), Map.of(), null, false), 1 << 20);
         BlockingQueue<TransportEvent> events = new LinkedBlockingQueue<>();
-        transport.start(events::add);
+        StdioTransport transport = answeringChild(events);
         try {
             for (int i = 1; i <= 50; i++) {
                 transport.send(Outbound.of(new Request(RequestId.of(i), "ping", null)));
@@ -72,8 +70,45 @@ class DirectWriteTest {
         }
     }
 
+    @Test
+    void aLineTheWriterThreadWroteIsNotHeldOnceWritten() throws Exception {
+        BlockingQueue<TransportEvent> events = new LinkedBlockingQueue<>();
+        StdioTransport transport = answeringChild(events);
+        try {
+            ping(transport, events, 1, "small");
+            long before = liveHeapBytes();
+            // far larger than the pipe, so the writer thread writes it; the small one after it is written directly
+            ping(transport, events, 2, "x".repeat(48 * 1024 * 1024));
+            ping(transport, events, 3, "small");
+            assertThat(transport.directWrites()).isEqualTo(2);
+            assertThat(liveHeapBytes() - before).as("heap kept after the large line").isLessThan(16L * 1024 * 1024);
+        } finally {
+            transport.close();
+        }
+    }
+
+    private static StdioTransport answeringChild(BlockingQueue<TransportEvent> events) {
+        List<String> command = StdioFakeServer.command("--era", "legacy");
+        StdioTransport transport = new StdioTransport(new UpstreamEndpoint.Stdio(command.getFirst(),
+                command.subList(1, command.size()), Map.of(), null, false), 1 << 20);
+        transport.start(events::add);
+        return transport;
+    }
+
+    private static void ping(StdioTransport transport, BlockingQueue<TransportEvent> events, int id, String pad)
+            throws InterruptedException {
+        transport.send(new Outbound(new Request(RequestId.of(id), "ping", Json.object().put("pad", pad)), Map.of(),
+                Duration.ofSeconds(60)));
+        awaitResult(events, RequestId.of(id));
+    }
+
+    private static long liveHeapBytes() {
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
     private static void awaitResult(BlockingQueue<TransportEvent> events, RequestId id) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < end) {
             TransportEvent event = events.poll(end - System.nanoTime(), TimeUnit.NANOSECONDS);
             if (event instanceof TransportEvent.Received received && received.message() instanceof Result result
@@ -84,6 +119,6 @@ class DirectWriteTest {
                 throw new AssertionError("the child exited: " + closed);
             }
         }
-        throw new AssertionError("no result for " + id + " within 10 s");
+        throw new AssertionError("no result for " + id + " within 60 s");
     }
 }

@@ -6,21 +6,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcMessage.Notification;
-import dev.mcpx.protocol.JsonRpcMessage.Request;
-import dev.mcpx.protocol.JsonRpcMessage.Result;
-import dev.mcpx.protocol.RequestId;
 import dev.mcpx.protocol.UpstreamUnavailableException;
-import dev.mcpx.testkit.stdio.StdioFakeServer;
 import dev.mcpx.transport.Outbound;
-import dev.mcpx.transport.TransportEvent;
 import dev.mcpx.transport.UpstreamEndpoint;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -73,44 +63,6 @@ class QueuedWriteTest {
         } finally {
             transport.close();
         }
-    }
-
-    @Test
-    void aLineTheWriterThreadWroteIsNotHeldOnceWritten() throws Exception {
-        List<String> command = StdioFakeServer.command("--era", "legacy");
-        StdioTransport transport = new StdioTransport(new UpstreamEndpoint.Stdio(command.getFirst(),
-                command.subList(1, command.size()), Map.of(), null, false), 1 << 20);
-        BlockingQueue<TransportEvent> events = new LinkedBlockingQueue<>();
-        transport.start(events::add);
-        try {
-            ping(transport, events, 1, "small");
-            long before = liveHeapBytes();
-            // far larger than the pipe, so the writer thread writes it; the small ones after it are written directly
-            ping(transport, events, 2, "x".repeat(48 * 1024 * 1024));
-            ping(transport, events, 3, "small");
-            assertThat(transport.directWrites()).isEqualTo(2);
-            assertThat(liveHeapBytes() - before).as("heap kept after the large line").isLessThan(16L * 1024 * 1024);
-        } finally {
-            transport.close();
-        }
-    }
-
-    private static void ping(StdioTransport transport, BlockingQueue<TransportEvent> events, int id, String pad)
-            throws InterruptedException {
-        transport.send(new Outbound(new Request(RequestId.of(id), "ping", Json.object().put("pad", pad)), Map.of(),
-                Duration.ofSeconds(60)));
-        for (TransportEvent event = events.poll(60, TimeUnit.SECONDS); ; event = events.poll(60, TimeUnit.SECONDS)) {
-            assertThat(event).as("the answer to ping " + id).isNotNull();
-            if (event instanceof TransportEvent.Received received && received.message() instanceof Result result && result.id().equals(RequestId.of(id))) {
-                return;
-            }
-            assertThat(event).as("the child's events").isNotInstanceOf(TransportEvent.Closed.class);
-        }
-    }
-
-    private static long liveHeapBytes() {
-        System.gc();
-        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
     private static Outbound note(String text, Duration timeout) {
