@@ -1,6 +1,8 @@
 package dev.mcpx.bench;
 
 import dev.mcpx.testkit.stdio.StdioFakeServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +27,12 @@ record BenchEnv(Path root, Path mcpx, Path node, Path mcpProxy, Path supergatewa
             if (!Files.exists(required)) {
                 throw new IllegalStateException(required + " is missing: run .tools/setup (and build mcpx)");
             }
+        }
+        try {
+            // a fresh clone has no bench/target/logs, and the AOT training writes there first
+            Files.createDirectories(env.logDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         return env;
     }
