@@ -12,8 +12,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
@@ -36,7 +38,9 @@ final class HopBench {
     static final String STDIO_HOST = "mcpx --stdio / ";
     /** A file's worth of text each way, where reading and writing JSON shows and a 100-byte call hides it. */
     static final int LARGE_TEXT_CHARS = 32 * 1024;
-    static final String LARGE = ", 32 KB each way";
+    static final String LARGE = ", 32 KB of source each way";
+    /** The same size as an image or a PDF a tool returns: base64, which needs no escape in JSON. */
+    static final String LARGE_BASE64 = ", 32 KB of base64 each way";
     /** Fewer than {@link #WARM_UP_CALLS}: each large call costs about ten small ones, and C1 only compiles. */
     static final int LARGE_WARM_UP_CALLS = 2_000;
 
@@ -105,7 +109,8 @@ final class HopBench {
                 }
                 if (only.isEmpty() || only.contains("stdio")) {
                     stdioHost(env, "stdio", "stdio", new GatewayConfigFile().stdio("stdio", env.stdioUpstream()), window, cells, latencies);
-                    large(env, window, cells);
+                    large(env, window, cells, LARGE, largeText());
+                    large(env, window, cells, LARGE_BASE64, largeBase64());
                 }
                 if (only.isEmpty() || only.contains("legacy-http")) {
                     stdioHost(env, "legacy-http", "legacy", new GatewayConfigFile().http("legacy", legacy.url()), window, cells, latencies);
@@ -137,20 +142,38 @@ final class HopBench {
                 (host, pid) -> measure(STDIO_HOST + kind, host, name + "__echo", pid, window, cells, latencies));
     }
 
+    /** A source file's worth of text: ASCII lines with a tab, quotes and a newline each, which JSON escapes. */
+    static String largeText() {
+        String line = "\tif (name.equals(\"mcpx\")) { return Map.of(\"path\", \"/usr/lib\"); } // 42%\n";
+        StringBuilder text = new StringBuilder(LARGE_TEXT_CHARS + line.length());
+        while (text.length() < LARGE_TEXT_CHARS) {
+            text.append(line);
+        }
+        text.setLength(LARGE_TEXT_CHARS);
+        return text.toString();
+    }
+
+    /** {@link #LARGE_TEXT_CHARS} of base64 of bytes that do not repeat within it. */
+    static String largeBase64() {
+        byte[] bytes = new byte[LARGE_TEXT_CHARS / 4 * 3];
+        new Random(17).nextBytes(bytes);
+        return Base64.getEncoder().encodeToString(bytes);
+    }
+
     /**
      * The stdio fake directly and behind a stdio host's mcpx, with {@link #LARGE_TEXT_CHARS} of text
      * each way, at one caller: a host that sends or fetches a file.
      */
-    private static void large(BenchEnv env, Duration window, List<Cell> cells) throws InterruptedException {
-        String text = "x".repeat(LARGE_TEXT_CHARS);
+    private static void large(BenchEnv env, Duration window, List<Cell> cells, String kind, String text)
+            throws InterruptedException {
         McpClient direct = HostClients.stdio("hop-direct-stdio-large", env.stdioUpstream());
         try {
-            cells.add(warmWindow("direct / stdio" + LARGE, HostClients.echo(direct, "echo", text), -1, window));
+            cells.add(warmWindow("direct / stdio" + kind, HostClients.echo(direct, "echo", text), -1, window));
         } finally {
             direct.close();
         }
         withStdioHost(env, "hop-stdio-host-large.json", new GatewayConfigFile().stdio("stdio", env.stdioUpstream()),
-                (host, pid) -> cells.add(warmWindow(STDIO_HOST + "stdio" + LARGE, HostClients.echo(host, "stdio__echo", text), pid, window)));
+                (host, pid) -> cells.add(warmWindow(STDIO_HOST + "stdio" + kind, HostClients.echo(host, "stdio__echo", text), pid, window)));
     }
 
     private static Cell warmWindow(String setup, LoadDriver.Call call, long gatewayPid, Duration window) throws InterruptedException {

