@@ -18,11 +18,12 @@ import tools.jackson.core.json.UTF8StreamJsonParser;
 import tools.jackson.core.sym.ByteQuadsCanonicalizer;
 
 /**
- * Jackson's JSON factory, except that a string of plain ASCII (no control character, quote or
- * backslash) is copied as bytes: parsed from UTF-8 input without going through chars, and written
- * with a long one's bytes as they are. Text of tens of KB (a file a tool reads or writes) passes
- * every hop twice each way, and at C1, as bin/mcpx runs on 2 cores, Jackson's char-by-char loops
- * for it were most of such a call's CPU. Every other string takes Jackson's own path.
+ * Jackson's JSON factory, except that an ASCII string is read and written through bytes: parsed
+ * from UTF-8 input without going through chars, and written with its plain start copied whole
+ * (all of it for base64, which needs no escape). Text of tens of KB (a file or an image a tool reads
+ * or writes) passes every hop twice each way, and at C1, as bin/mcpx runs on 2 cores, Jackson's
+ * char-by-char loops for it were most of such a call's CPU. Any other string takes Jackson's own
+ * path, and what is written is byte for byte what Jackson writes.
  */
 final class AsciiCopyJsonFactory extends JsonFactory {
 
@@ -178,12 +179,24 @@ final class AsciiCopyJsonFactory extends JsonFactory {
 
     private static final class AsciiCopyGenerator extends UTF8JsonGenerator {
 
-        /** Bytes that stop a copy: control characters, quote, backslash, non-ASCII, and '?' to check. */
-        private static final boolean[] SPECIAL = new boolean[256];
+        /**
+         * Per byte: 0 when Jackson writes it as it is, the letter after the backslash for the escapes
+         * it writes short, and -1 for the rest (control characters it writes as backslash-u, non-ASCII,
+         * and '?' to check against the text).
+         */
+        private static final int[] ESCAPE = new int[256];
 
         static {
             for (int b = 0; b < 256; b++) {
-                SPECIAL[b] = b < 0x20 || b >= 0x80 || b == '"' || b == '\\' || b == '?';
+                ESCAPE[b] = switch (b) {
+                    case '"', '\\' -> b;
+                    case '\n' -> 'n';
+                    case '\t' -> 't';
+                    case '\r' -> 'r';
+                    case '\b' -> 'b';
+                    case '\f' -> 'f';
+                    default -> b < 0x20 || b >= 0x80 || b == '?' ? -1 : 0;
+                };
             }
         }
 
@@ -192,37 +205,55 @@ final class AsciiCopyJsonFactory extends JsonFactory {
             super(writeContext, io, streamFeatures, formatFeatures, out, rootSeparator, null, null, 0, '"');
         }
 
-        /**
-         * A text that needs no escape is copied; any other goes to Jackson at its first escape.
-         * Escaping it here was slower than Jackson's own loop (a 32 KB source file: 121 against 93 us).
-         */
         @Override
         public JsonGenerator writeString(String text) {
-            if (text != null && text.length() >= MIN_COPIED_CHARS) {
-                byte[] plain = plainAscii(text);
-                if (plain != null) {
-                    return writeRawUTF8String(plain, 0, plain.length);
-                }
+            if (text != null && text.length() >= MIN_COPIED_CHARS && wroteAscii(text)) {
+                return this;
             }
             return super.writeString(text);
         }
 
         /**
-         * The text's bytes when every char is ASCII and needs no escape, else null. Through Latin-1:
-         * a copy for text held as Latin-1, as all-ASCII text is, where a char beyond Latin-1 becomes
-         * a '?' that is not the text's own.
+         * Writes the text when it is ASCII: its plain start copied whole, the rest a byte at a time
+         * with Jackson's escapes; false, having written nothing, for any other text. Through Latin-1:
+         * a copy for text held as Latin-1, as all-ASCII text is, where a char beyond Latin-1 becomes a
+         * '?' that is not the text's own.
          */
-        private static byte[] plainAscii(String text) {
+        private boolean wroteAscii(String text) {
             byte[] latin1 = text.getBytes(StandardCharsets.ISO_8859_1);
             if (latin1.length != text.length()) {
-                return null;
+                return false;
             }
-            for (int i = 0; i < latin1.length; i++) {
-                if (SPECIAL[latin1[i] & 0xFF] && (latin1[i] != '?' || text.charAt(i) != '?')) {
-                    return null;
+            int plain = 0;
+            while (plain < latin1.length && ESCAPE[latin1[plain] & 0xFF] == 0) {
+                plain++;
+            }
+            if (plain == latin1.length) {
+                writeRawUTF8String(latin1, 0, latin1.length);
+                return true;
+            }
+            // room for an escape in every four chars; text with more is left to Jackson
+            byte[] out = new byte[latin1.length + latin1.length / 4 + 16];
+            System.arraycopy(latin1, 0, out, 0, plain);
+            int length = plain;
+            int room = out.length - 2;
+            for (int i = plain; i < latin1.length; i++) {
+                byte b = latin1[i];
+                int escape = ESCAPE[b & 0xFF];
+                if (escape == 0 || b == '?' && text.charAt(i) == '?') {
+                    out[length++] = b;
+                } else if (escape > 0) {
+                    out[length++] = '\\';
+                    out[length++] = (byte) escape;
+                } else {
+                    return false;
+                }
+                if (length >= room) {
+                    return false;
                 }
             }
-            return latin1;
+            writeRawUTF8String(out, 0, length);
+            return true;
         }
     }
 }

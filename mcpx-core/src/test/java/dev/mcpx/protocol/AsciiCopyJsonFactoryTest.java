@@ -43,10 +43,12 @@ class AsciiCopyJsonFactoryTest {
     /** Long enough to be copied, and ASCII, so that every escape Jackson writes is the copy's to write. */
     @Property(tries = 2000)
     void writesAsciiTextAsJacksonWritesIt(@ForAll @CharRange(from = '\u0000', to = '\u007f') @Size(min = 60, max = 300) String text,
-                                          @ForAll @CharRange(from = ' ', to = '~') @Size(min = 64, max = 300) String printable) {
+                                          @ForAll @CharRange(from = ' ', to = '~') @Size(min = 64, max = 300) String printable,
+                                          @ForAll @CharRange(from = ' ', to = '~') @Chars({'\n', '\t', '\r', '\b', '\f'})
+                                          @Size(min = 64, max = 300) String lines) {
         ObjectNode message = Json.object();
         message.put("text", text);
-        message.putArray("parts").add(printable).add(text + "?");
+        message.putArray("parts").add(printable).add(text + "?").add(lines);
         assertThat(outcome(() -> Json.writeBytes(message))).isEqualTo(outcome(() -> STOCK.writeValueAsBytes(message)));
     }
 
@@ -78,6 +80,15 @@ class AsciiCopyJsonFactoryTest {
         assertThat(written).isEqualTo(STOCK.writeValueAsBytes(message));
         assertThat(Json.parse(written, 0, written.length).get("text").asString()).isEqualTo(text);
         assertThat(Json.parse(new String(written, StandardCharsets.UTF_8))).isEqualTo(message);
+    }
+
+    @Test
+    void textThatIsMostlyEscapesIsWrittenAsJacksonWritesIt() {
+        ObjectNode message = Json.object();
+        message.put("quotes", "\"".repeat(100));
+        message.put("lines", "a\n\t".repeat(100) + "\u0001");
+        message.put("lateNonAscii", "x".repeat(200) + "\\n" + "\u00e9");
+        assertThat(Json.writeBytes(message)).isEqualTo(STOCK.writeValueAsBytes(message));
     }
 
     @Test
