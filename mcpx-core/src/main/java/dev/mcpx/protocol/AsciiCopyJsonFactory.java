@@ -18,12 +18,12 @@ import tools.jackson.core.json.UTF8StreamJsonParser;
 import tools.jackson.core.sym.ByteQuadsCanonicalizer;
 
 /**
- * Jackson's JSON factory, except that an ASCII string is read and written through bytes: parsed
- * from UTF-8 input without going through chars, and written with its plain start copied whole
- * (all of it for base64, which needs no escape). Text of tens of KB (a file or an image a tool reads
- * or writes) passes every hop twice each way, and at C1, as bin/mcpx runs on 2 cores, Jackson's
- * char-by-char loops for it were most of such a call's CPU. Any other string takes Jackson's own
- * path, and what is written is byte for byte what Jackson writes.
+ * Jackson's JSON factory, except that strings of ASCII and Latin-1 are read and written through
+ * bytes: parsed from UTF-8 input without going through chars, and written with their plain start
+ * copied whole (all of it for base64, which needs no escape). Text of tens of KB (a file or an image
+ * a tool reads or writes) passes every hop twice each way, and at C1, as bin/mcpx runs on 2 cores,
+ * Jackson's char-by-char loops for it were most of such a call's CPU. What is written is byte for
+ * byte what Jackson writes; a string this cannot read or write as Jackson does is left to Jackson.
  */
 final class AsciiCopyJsonFactory extends JsonFactory {
 
@@ -89,8 +89,9 @@ final class AsciiCopyJsonFactory extends JsonFactory {
         }
 
         /**
-         * Called once per string value, its opening quote consumed. Anything but ASCII, and any
-         * escape that is not valid or names a char beyond Latin-1, is left to Jackson from the start.
+         * Called once per string value, its opening quote consumed. A char beyond Latin-1, a control
+         * character, and an escape that is not valid or names a char beyond Latin-1 are left to
+         * Jackson from the string's start, so that its errors stay Jackson's.
          */
         @Override
         protected String _finishAndReturnString() {
@@ -103,18 +104,24 @@ final class AsciiCopyJsonFactory extends JsonFactory {
                 if (i >= end) {
                     return super._finishAndReturnString();
                 }
+                // the most common bytes first, in the fewest comparisons: each costs at C1
                 byte b = in[i];
-                if (b == '"') {
+                if (b > '"' && b != '\\') {
+                    i++;
+                } else if (b == '"') {
                     break;
-                }
-                if (b == '\\') {
+                } else if (b >= 0x20 && b != '\\') {
+                    i++;
+                } else if (b == '\\') {
                     // the byte after a backslash never closes the string
                     escaped = true;
                     i += 2;
-                } else if (b < 0x20) {
-                    return super._finishAndReturnString();
+                } else if (b < 0 && (b & 0xFE) == 0xC2 && i + 1 < end && (in[i + 1] & 0xC0) == 0x80) {
+                    // a char of Latin-1 beyond ASCII (é, ü, ©, a no-break space) is two bytes
+                    escaped = true;
+                    i += 2;
                 } else {
-                    i++;
+                    return super._finishAndReturnString();
                 }
             }
             String text = escaped ? unescaped(in, start, i) : new String(in, start, i - start, StandardCharsets.ISO_8859_1);
@@ -127,19 +134,28 @@ final class AsciiCopyJsonFactory extends JsonFactory {
             return text;
         }
 
-        /** The text of ASCII bytes with escapes, its plain runs copied whole; null when an escape is not one this reads. */
+        /**
+         * The Latin-1 text of bytes with escapes or two-byte chars, the runs between them copied
+         * whole; null when an escape is not one this reads.
+         */
         private static String unescaped(byte[] in, int from, int to) {
             byte[] out = new byte[to - from];
             int length = 0;
             int run = from;
             int i = from;
             while (i < to) {
-                if (in[i] != '\\') {
+                if (in[i] >= 0x20 && in[i] != '\\') {
                     i++;
                     continue;
                 }
                 System.arraycopy(in, run, out, length, i - run);
                 length += i - run;
+                if (in[i] < 0) {
+                    out[length++] = (byte) ((in[i] & 0x03) << 6 | in[i + 1] & 0x3F);
+                    i += 2;
+                    run = i;
+                    continue;
+                }
                 byte kind = in[i + 1];
                 int c = switch (kind) {
                     case '"', '\\', '/' -> kind;
@@ -180,11 +196,15 @@ final class AsciiCopyJsonFactory extends JsonFactory {
     private static final class AsciiCopyGenerator extends UTF8JsonGenerator {
 
         /**
-         * Per byte: 0 when Jackson writes it as it is, the letter after the backslash for the escapes
-         * it writes short, and -1 for the rest (control characters it writes as backslash-u, non-ASCII,
-         * and '?' to check against the text).
+         * Per Latin-1 byte: 0 when Jackson writes it as it is, the letter after the backslash for the
+         * escapes it writes short, {@link #BEYOND_ASCII}, and -1 for the rest (control characters it
+         * writes as backslash-u, and '?' to check against the text).
          */
         private static final int[] ESCAPE = new int[256];
+        /** Every how many chars a text is sampled for a char beyond Latin-1. */
+        private static final int PROBE_STEP = 61;
+        /** A char of Latin-1 beyond ASCII: two bytes of UTF-8. */
+        private static final int BEYOND_ASCII = -2;
 
         static {
             for (int b = 0; b < 256; b++) {
@@ -195,7 +215,7 @@ final class AsciiCopyJsonFactory extends JsonFactory {
                     case '\r' -> 'r';
                     case '\b' -> 'b';
                     case '\f' -> 'f';
-                    default -> b < 0x20 || b >= 0x80 || b == '?' ? -1 : 0;
+                    default -> b >= 0x80 ? BEYOND_ASCII : b < 0x20 || b == '?' ? -1 : 0;
                 };
             }
         }
@@ -205,21 +225,29 @@ final class AsciiCopyJsonFactory extends JsonFactory {
             super(writeContext, io, streamFeatures, formatFeatures, out, rootSeparator, null, null, 0, '"');
         }
 
+        /** A writer with its own escapes (of '/', of every char beyond ASCII, custom ones) is Jackson's to run. */
         @Override
         public JsonGenerator writeString(String text) {
-            if (text != null && text.length() >= MIN_COPIED_CHARS && wroteAscii(text)) {
+            if (text != null && text.length() >= MIN_COPIED_CHARS && _characterEscapes == null
+                    && _maximumNonEscapedChar == 0 && _outputEscapes['/'] == 0 && wroteLatin1(text)) {
                 return this;
             }
             return super.writeString(text);
         }
 
         /**
-         * Writes the text when it is ASCII: its plain start copied whole, the rest a byte at a time
-         * with Jackson's escapes; false, having written nothing, for any other text. Through Latin-1:
-         * a copy for text held as Latin-1, as all-ASCII text is, where a char beyond Latin-1 becomes a
-         * '?' that is not the text's own.
+         * Writes the text through its Latin-1 bytes (a copy for text held as Latin-1): the plain
+         * start copied whole, the rest a byte at a time with Jackson's escapes and UTF-8, where a '?'
+         * that is not the text's own stands for a char beyond Latin-1. False, having written nothing,
+         * for text with a surrogate or more escapes than the buffer has room for.
          */
-        private boolean wroteAscii(String text) {
+        private boolean wroteLatin1(String text) {
+            // text in a script beyond Latin-1 shows in a sample, before a pass over all of it
+            for (int i = 0; i < text.length(); i += PROBE_STEP) {
+                if (text.charAt(i) > 0xFF) {
+                    return false;
+                }
+            }
             byte[] latin1 = text.getBytes(StandardCharsets.ISO_8859_1);
             if (latin1.length != text.length()) {
                 return false;
@@ -232,7 +260,7 @@ final class AsciiCopyJsonFactory extends JsonFactory {
                 writeRawUTF8String(latin1, 0, latin1.length);
                 return true;
             }
-            // room for an escape in every four chars; text with more is left to Jackson
+            // room for an escape or a char beyond ASCII in every four chars; text with more is left to Jackson
             byte[] out = new byte[latin1.length + latin1.length / 4 + 16];
             System.arraycopy(latin1, 0, out, 0, plain);
             int length = plain;
@@ -240,11 +268,19 @@ final class AsciiCopyJsonFactory extends JsonFactory {
             for (int i = plain; i < latin1.length; i++) {
                 byte b = latin1[i];
                 int escape = ESCAPE[b & 0xFF];
-                if (escape == 0 || b == '?' && text.charAt(i) == '?') {
+                if (escape == 0) {
                     out[length++] = b;
+                } else if (escape == BEYOND_ASCII) {
+                    out[length++] = (byte) (0xC0 | (b & 0xFF) >> 6);
+                    out[length++] = (byte) (0x80 | b & 0x3F);
                 } else if (escape > 0) {
                     out[length++] = '\\';
                     out[length++] = (byte) escape;
+                } else if (b == '?') {
+                    length = writeQuestionMark(text.charAt(i), out, length);
+                    if (length < 0) {
+                        return false;
+                    }
                 } else {
                     return false;
                 }
@@ -254,6 +290,26 @@ final class AsciiCopyJsonFactory extends JsonFactory {
             }
             writeRawUTF8String(out, 0, length);
             return true;
+        }
+
+        /**
+         * Writes what Latin-1 encoded as '?': the text's own '?', or a char beyond Latin-1 as two
+         * or three bytes of UTF-8 (an em dash, a curly quote); -1 for a surrogate, left to Jackson.
+         */
+        private static int writeQuestionMark(char c, byte[] out, int at) {
+            if (c == '?') {
+                out[at++] = '?';
+            } else if (Character.isSurrogate(c)) {
+                return -1;
+            } else if (c < 0x800) {
+                out[at++] = (byte) (0xC0 | c >> 6);
+                out[at++] = (byte) (0x80 | c & 0x3F);
+            } else {
+                out[at++] = (byte) (0xE0 | c >> 12);
+                out[at++] = (byte) (0x80 | c >> 6 & 0x3F);
+                out[at++] = (byte) (0x80 | c & 0x3F);
+            }
+            return at;
         }
     }
 }

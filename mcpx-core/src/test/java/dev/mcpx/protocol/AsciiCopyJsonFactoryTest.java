@@ -40,15 +40,17 @@ class AsciiCopyJsonFactoryTest {
         assertThat(outcome(() -> Json.writeBytes(message))).isEqualTo(outcome(() -> STOCK.writeValueAsBytes(message)));
     }
 
-    /** Long enough to be copied, and ASCII, so that every escape Jackson writes is the copy's to write. */
+    /** Long enough to be copied, and mostly Latin-1, so that every escape Jackson writes is the copy's to write. */
     @Property(tries = 2000)
-    void writesAsciiTextAsJacksonWritesIt(@ForAll @CharRange(from = '\u0000', to = '\u007f') @Size(min = 60, max = 300) String text,
+    void writesLatin1TextAsJacksonWritesIt(@ForAll @CharRange(from = '\u0000', to = '\u007f') @Size(min = 60, max = 300) String text,
                                           @ForAll @CharRange(from = ' ', to = '~') @Size(min = 64, max = 300) String printable,
                                           @ForAll @CharRange(from = ' ', to = '~') @Chars({'\n', '\t', '\r', '\b', '\f'})
-                                          @Size(min = 64, max = 300) String lines) {
+                                          @Size(min = 64, max = 300) String lines,
+                                          @ForAll @CharRange(from = ' ', to = '~') @Chars({'\u0080', '\u00a0', '\u00e9', '\u00ff', '\n', '\u0100', '\u2014', '\uffff', '\ud800'})
+                                          @Size(min = 64, max = 300) String latin1) {
         ObjectNode message = Json.object();
         message.put("text", text);
-        message.putArray("parts").add(printable).add(text + "?").add(lines);
+        message.putArray("parts").add(printable).add(text + "?").add(lines).add(latin1).add(latin1 + "\u20ac");
         assertThat(outcome(() -> Json.writeBytes(message))).isEqualTo(outcome(() -> STOCK.writeValueAsBytes(message)));
     }
 
@@ -60,6 +62,17 @@ class AsciiCopyJsonFactoryTest {
         message.put("text", text);
         message.put("latin1", latin1);
         byte[] json = ESCAPING.writeValueAsBytes(message);
+        assertThat(Json.parse(json, 0, json.length)).isEqualTo(STOCK.readTree(json)).isEqualTo(message);
+    }
+
+    /** Latin-1 as Jackson writes it, its chars beyond ASCII as two bytes of UTF-8, and after them a char beyond Latin-1. */
+    @Property(tries = 2000)
+    void parsesLatin1AsJacksonDoes(@ForAll @CharRange(from = '\u0000', to = '\u00ff') @Size(max = 300) String latin1,
+                                   @ForAll @Chars({'a', '\u00e9', '\u0100', '\u20ac', '\ud83d', '\ude00', '\n'}) @Size(max = 20) String tail) {
+        ObjectNode message = Json.object();
+        message.put("text", latin1);
+        message.put("tail", latin1 + tail);
+        byte[] json = STOCK.writeValueAsBytes(message);
         assertThat(Json.parse(json, 0, json.length)).isEqualTo(STOCK.readTree(json)).isEqualTo(message);
     }
 
@@ -135,6 +148,17 @@ class AsciiCopyJsonFactoryTest {
              JsonGenerator generator = Json.mapper().createGenerator(new ByteArrayOutputStream())) {
             assertThat(parser.getClass().getEnclosingClass()).isEqualTo(AsciiCopyJsonFactory.class);
             assertThat(generator.getClass().getEnclosingClass()).isEqualTo(AsciiCopyJsonFactory.class);
+        }
+    }
+
+    @Test
+    void aWriterWithItsOwnEscapesWritesAsJacksonDoes() {
+        ObjectNode message = Json.object();
+        message.put("text", "a/b caf\u00e9 \u2014 ".repeat(20));
+        for (JsonWriteFeature feature : new JsonWriteFeature[] {JsonWriteFeature.ESCAPE_NON_ASCII, JsonWriteFeature.ESCAPE_FORWARD_SLASHES}) {
+            byte[] stock = STOCK.writer().with(feature).writeValueAsBytes(message);
+            assertThat(Json.mapper().writer().with(feature).writeValueAsBytes(message)).isEqualTo(stock);
+            assertThat(stock).isNotEqualTo(STOCK.writeValueAsBytes(message));
         }
     }
 
