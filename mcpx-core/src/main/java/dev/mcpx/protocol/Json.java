@@ -11,7 +11,7 @@ import tools.jackson.databind.node.ObjectNode;
 /** The one JSON mapper mcpx uses, and small tree builders. */
 public final class Json {
 
-    private static final JsonMapper MAPPER = JsonMapper.builder(new AsciiCopyJsonFactory()).build();
+    private static final JsonMapper MAPPER = JsonMapper.builder(new Latin1CopyJsonFactory()).build();
 
     private Json() {
     }

@@ -25,26 +25,26 @@ import tools.jackson.core.sym.ByteQuadsCanonicalizer;
  * Jackson's char-by-char loops for it were most of such a call's CPU. What is written is byte for
  * byte what Jackson writes; a string this cannot read or write as Jackson does is left to Jackson.
  */
-final class AsciiCopyJsonFactory extends JsonFactory {
+final class Latin1CopyJsonFactory extends JsonFactory {
 
     /** Below this a written string is not worth its extra copy to bytes. */
     static final int MIN_COPIED_CHARS = 64;
 
-    AsciiCopyJsonFactory() {
+    Latin1CopyJsonFactory() {
         this(JsonFactory.builder());
     }
 
-    AsciiCopyJsonFactory(JsonFactoryBuilder settings) {
+    Latin1CopyJsonFactory(JsonFactoryBuilder settings) {
         super(settings);
     }
 
-    private AsciiCopyJsonFactory(AsciiCopyJsonFactory source) {
+    private Latin1CopyJsonFactory(Latin1CopyJsonFactory source) {
         super(source);
     }
 
     @Override
     public JsonFactory copy() {
-        return new AsciiCopyJsonFactory(this);
+        return new Latin1CopyJsonFactory(this);
     }
 
     @Override
@@ -55,7 +55,7 @@ final class AsciiCopyJsonFactory extends JsonFactory {
         _checkRangeBoundsForByteArray(data, offset, length);
         _streamReadConstraints.validateDocumentLength(length);
         io.setEncoding(JsonEncoding.UTF8);
-        return new AsciiCopyParser(readContext, io,
+        return new Latin1CopyParser(readContext, io,
                 readContext.getStreamReadFeatures(_streamReadFeatures),
                 readContext.getFormatReadFeatures(_formatReadFeatures),
                 _byteSymbolCanonicalizer.makeChild(_factoryFeatures), data, offset, offset + length);
@@ -75,15 +75,15 @@ final class AsciiCopyJsonFactory extends JsonFactory {
         if (escapes != null || _characterEscapes != null || _maximumNonEscapedChar != 0 || _quoteChar != '"') {
             return super._createUTF8Generator(writeContext, io, out);
         }
-        return new AsciiCopyGenerator(writeContext, io,
+        return new Latin1CopyGenerator(writeContext, io,
                 writeContext.getStreamWriteFeatures(_streamWriteFeatures),
                 writeContext.getFormatWriteFeatures(_formatWriteFeatures), out,
                 writeContext.getRootValueSeparator(_rootValueSeparator));
     }
 
-    private static final class AsciiCopyParser extends UTF8StreamJsonParser {
+    private static final class Latin1CopyParser extends UTF8StreamJsonParser {
 
-        AsciiCopyParser(ObjectReadContext readContext, IOContext io, int streamFeatures, int formatFeatures,
+        Latin1CopyParser(ObjectReadContext readContext, IOContext io, int streamFeatures, int formatFeatures,
                         ByteQuadsCanonicalizer names, byte[] data, int start, int end) {
             super(readContext, io, streamFeatures, formatFeatures, null, names, data, start, end, 0, false);
         }
@@ -193,7 +193,7 @@ final class AsciiCopyJsonFactory extends JsonFactory {
         }
     }
 
-    private static final class AsciiCopyGenerator extends UTF8JsonGenerator {
+    private static final class Latin1CopyGenerator extends UTF8JsonGenerator {
 
         /**
          * Per Latin-1 byte: 0 when Jackson writes it as it is, the letter after the backslash for the
@@ -220,7 +220,7 @@ final class AsciiCopyJsonFactory extends JsonFactory {
             }
         }
 
-        AsciiCopyGenerator(ObjectWriteContext writeContext, IOContext io, int streamFeatures, int formatFeatures,
+        Latin1CopyGenerator(ObjectWriteContext writeContext, IOContext io, int streamFeatures, int formatFeatures,
                            OutputStream out, SerializableString rootSeparator) {
             super(writeContext, io, streamFeatures, formatFeatures, out, rootSeparator, null, null, 0, '"');
         }

@@ -23,7 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /** mcpx's JSON reads and writes exactly what Jackson's own factory does, whatever the strings hold. */
-class AsciiCopyJsonFactoryTest {
+class Latin1CopyJsonFactoryTest {
 
     private static final JsonMapper STOCK = JsonMapper.builder().build();
     private static final JsonMapper ESCAPING = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
@@ -132,7 +132,7 @@ class AsciiCopyJsonFactoryTest {
 
     @Test
     void theLimitOnAStringsLengthHoldsForACopiedString() {
-        JsonMapper limited = JsonMapper.builder(new AsciiCopyJsonFactory(JsonFactory.builder()
+        JsonMapper limited = JsonMapper.builder(new Latin1CopyJsonFactory(JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(1000).build()))).build();
         byte[] json = ("{\"text\":\"" + "x".repeat(1001) + "\"}").getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> limited.readTree(json)).isInstanceOf(JacksonException.class)
@@ -146,8 +146,8 @@ class AsciiCopyJsonFactoryTest {
         byte[] json = "{\"text\":\"plain\"}".getBytes(StandardCharsets.UTF_8);
         try (JsonParser parser = Json.mapper().createParser(json);
              JsonGenerator generator = Json.mapper().createGenerator(new ByteArrayOutputStream())) {
-            assertThat(parser.getClass().getEnclosingClass()).isEqualTo(AsciiCopyJsonFactory.class);
-            assertThat(generator.getClass().getEnclosingClass()).isEqualTo(AsciiCopyJsonFactory.class);
+            assertThat(parser.getClass().getEnclosingClass()).isEqualTo(Latin1CopyJsonFactory.class);
+            assertThat(generator.getClass().getEnclosingClass()).isEqualTo(Latin1CopyJsonFactory.class);
         }
     }
 
