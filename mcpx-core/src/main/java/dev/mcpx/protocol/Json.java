@@ -3,6 +3,7 @@ package dev.mcpx.protocol;
 import java.nio.charset.StandardCharsets;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -12,6 +13,9 @@ import tools.jackson.databind.node.ObjectNode;
 public final class Json {
 
     private static final JsonMapper MAPPER = JsonMapper.builder(new Latin1CopyJsonFactory()).build();
+    /** Trees keep their long strings as the bytes they arrived in, for mcpx forwards most of them unread. */
+    private static final ObjectReader TREES = MAPPER.reader()
+            .withAttribute(Latin1CopyJsonFactory.KEEPS_LONG_STRINGS, Boolean.TRUE);
 
     private Json() {
     }
@@ -36,12 +40,12 @@ public final class Json {
      */
     public static JsonNode parse(String text) {
         byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        return MAPPER.readTree(utf8, 0, utf8.length);
+        return TREES.readTree(utf8, 0, utf8.length);
     }
 
     /** Parses UTF-8 JSON without a String in between; throws {@link JacksonException} when it is not JSON. */
     public static JsonNode parse(byte[] utf8, int offset, int length) {
-        return MAPPER.readTree(utf8, offset, length);
+        return TREES.readTree(utf8, offset, length);
     }
 
     public static String write(JsonNode node) {

@@ -2,9 +2,11 @@ package dev.mcpx.protocol;
 
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import tools.jackson.core.JsonEncoding;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.SerializableString;
@@ -16,6 +18,7 @@ import tools.jackson.core.json.JsonFactoryBuilder;
 import tools.jackson.core.json.UTF8JsonGenerator;
 import tools.jackson.core.json.UTF8StreamJsonParser;
 import tools.jackson.core.sym.ByteQuadsCanonicalizer;
+import tools.jackson.databind.DeserializationContext;
 
 /**
  * Jackson's JSON factory, except that strings of ASCII and Latin-1 are read and written through
@@ -24,11 +27,25 @@ import tools.jackson.core.sym.ByteQuadsCanonicalizer;
  * a tool reads or writes) passes every hop twice each way, and at C1, as bin/mcpx runs on 2 cores,
  * Jackson's char-by-char loops for it were most of such a call's CPU. What is written is byte for
  * byte what Jackson writes; a string this cannot read or write as Jackson does is left to Jackson.
+ *
+ * <p>A tree read with the attribute {@link #KEEPS_LONG_STRINGS} keeps each long string as the bytes it
+ * arrived in ({@link EncodedStringNode}), and a tree written here writes those bytes back: what is
+ * written is then the string as its sender escaped it, which is the same string.
  */
 final class Latin1CopyJsonFactory extends JsonFactory {
 
     /** Below this a written string is not worth its extra copy to bytes. */
     static final int MIN_COPIED_CHARS = 64;
+    /**
+     * The attribute of a tree read that keeps long strings as they arrived. Only trees: anything
+     * else reading the token stream would meet a token it does not expect where a long string is.
+     */
+    static final Object KEEPS_LONG_STRINGS = EncodedStringNode.class;
+    /**
+     * From this many bytes a string is kept as it arrived. Shorter ones (names, ids, short texts)
+     * are read more often than they are long, and cost little to decode and encode.
+     */
+    static final int MIN_KEPT_BYTES = 512;
 
     Latin1CopyJsonFactory() {
         this(JsonFactory.builder());
@@ -55,10 +72,12 @@ final class Latin1CopyJsonFactory extends JsonFactory {
         _checkRangeBoundsForByteArray(data, offset, length);
         _streamReadConstraints.validateDocumentLength(length);
         io.setEncoding(JsonEncoding.UTF8);
+        boolean keepsLongStrings = readContext instanceof DeserializationContext context
+                && context.getAttribute(KEEPS_LONG_STRINGS) != null;
         return new Latin1CopyParser(readContext, io,
                 readContext.getStreamReadFeatures(_streamReadFeatures),
                 readContext.getFormatReadFeatures(_formatReadFeatures),
-                _byteSymbolCanonicalizer.makeChild(_factoryFeatures), data, offset, offset + length);
+                _byteSymbolCanonicalizer.makeChild(_factoryFeatures), data, offset, offset + length, keepsLongStrings);
     }
 
     /**
@@ -81,11 +100,141 @@ final class Latin1CopyJsonFactory extends JsonFactory {
                 writeContext.getRootValueSeparator(_rootValueSeparator));
     }
 
+    /**
+     * Writes a string kept as it arrived as those bytes, when the generator is one of this factory's
+     * and escapes nothing of its own; false, having written nothing, otherwise.
+     */
+    static boolean wroteEncoded(JsonGenerator generator, byte[] quoted) {
+        return generator instanceof Latin1CopyGenerator copying && copying.wroteEncoded(quoted);
+    }
+
     private static final class Latin1CopyParser extends UTF8StreamJsonParser {
 
+        private final boolean keepsLongStrings;
+        private EncodedStringNode kept;
+
         Latin1CopyParser(ObjectReadContext readContext, IOContext io, int streamFeatures, int formatFeatures,
-                        ByteQuadsCanonicalizer names, byte[] data, int start, int end) {
+                        ByteQuadsCanonicalizer names, byte[] data, int start, int end, boolean keepsLongStrings) {
             super(readContext, io, streamFeatures, formatFeatures, null, names, data, start, end, 0, false);
+            this.keepsLongStrings = keepsLongStrings;
+        }
+
+        /** A long string, its opening quote consumed and nothing else yet, is handed to the tree as a node. */
+        @Override
+        public JsonToken nextToken() {
+            JsonToken token = super.nextToken();
+            if (token == JsonToken.VALUE_STRING && keepsLongStrings && _tokenIncomplete) {
+                EncodedStringNode node = keptString();
+                if (node != null) {
+                    kept = node;
+                    _tokenIncomplete = false;
+                    _currToken = JsonToken.VALUE_EMBEDDED_OBJECT;
+                    return _currToken;
+                }
+            }
+            return token;
+        }
+
+        @Override
+        public Object getEmbeddedObject() {
+            return _currToken == JsonToken.VALUE_EMBEDDED_OBJECT && kept != null ? kept : super.getEmbeddedObject();
+        }
+
+        /**
+         * The string at the read position as a node of its bytes, or null, having read nothing, when
+         * it is short, or holds anything Jackson might refuse (a control character, an escape it
+         * does not know, UTF-8 that is not well formed) or decode with a limit of its own.
+         */
+        private EncodedStringNode keptString() {
+            byte[] in = _inputBuffer;
+            int start = _inputPtr;
+            int end = _inputEnd;
+            if (end - start <= MIN_KEPT_BYTES) {
+                return null;
+            }
+            int i = start;
+            while (true) {
+                if (i >= end) {
+                    return null;
+                }
+                byte b = in[i];
+                if (b > '"' && b != '\\') {
+                    i++;
+                } else if (b == '"') {
+                    break;
+                } else if (b == '\\') {
+                    int escape = escapeLength(in, i, end);
+                    if (escape == 0) {
+                        return null;
+                    }
+                    i += escape;
+                } else if (b >= 0x20) {
+                    i++;
+                } else if (b < 0) {
+                    int sequence = utf8Length(in, i, end);
+                    if (sequence == 0) {
+                        return null;
+                    }
+                    i += sequence;
+                } else {
+                    return null;
+                }
+            }
+            int length = i - start;
+            if (length < MIN_KEPT_BYTES || length > _streamReadConstraints.getMaxStringLength()) {
+                return null;
+            }
+            _inputPtr = i + 1;
+            return new EncodedStringNode(Arrays.copyOfRange(in, start - 1, i + 1));
+        }
+
+        /** The length of the escape at {@code at} (its backslash), or 0 for one JSON does not have. */
+        private static int escapeLength(byte[] in, int at, int end) {
+            if (at + 1 >= end) {
+                return 0;
+            }
+            return switch (in[at + 1]) {
+                case '"', '\\', '/', 'b', 'f', 'n', 'r', 't' -> 2;
+                case 'u' -> at + 6 <= end && hex(in, at + 2) >= 0 ? 6 : 0;
+                default -> 0;
+            };
+        }
+
+        /**
+         * The length of the well-formed UTF-8 sequence at {@code at}, or 0: no overlong form, no
+         * surrogate, nothing beyond U+10FFFF, nothing cut short.
+         */
+        private static int utf8Length(byte[] in, int at, int end) {
+            int lead = in[at] & 0xFF;
+            int length;
+            int low = 0x80;
+            int high = 0xBF;
+            if (lead >= 0xC2 && lead <= 0xDF) {
+                length = 2;
+            } else if (lead >= 0xE0 && lead <= 0xEF) {
+                length = 3;
+                low = lead == 0xE0 ? 0xA0 : low;
+                high = lead == 0xED ? 0x9F : high;
+            } else if (lead >= 0xF0 && lead <= 0xF4) {
+                length = 4;
+                low = lead == 0xF0 ? 0x90 : low;
+                high = lead == 0xF4 ? 0x8F : high;
+            } else {
+                return 0;
+            }
+            if (at + length > end) {
+                return 0;
+            }
+            int second = in[at + 1] & 0xFF;
+            if (second < low || second > high) {
+                return 0;
+            }
+            for (int i = at + 2; i < at + length; i++) {
+                if ((in[i] & 0xC0) != 0x80) {
+                    return 0;
+                }
+            }
+            return length;
         }
 
         /**
@@ -223,6 +372,15 @@ final class Latin1CopyJsonFactory extends JsonFactory {
         Latin1CopyGenerator(ObjectWriteContext writeContext, IOContext io, int streamFeatures, int formatFeatures,
                            OutputStream out, SerializableString rootSeparator) {
             super(writeContext, io, streamFeatures, formatFeatures, out, rootSeparator, null, null, 0, '"');
+        }
+
+        /** A string kept as it arrived, written as its bytes unless this writer has escapes of its own. */
+        boolean wroteEncoded(byte[] quoted) {
+            if (_characterEscapes != null || _maximumNonEscapedChar != 0 || _outputEscapes['/'] != 0) {
+                return false;
+            }
+            writeRawUTF8String(quoted, 1, quoted.length - 2);
+            return true;
         }
 
         /** A writer with its own escapes (of '/', of every char beyond ASCII, custom ones) is Jackson's to run. */

@@ -10,7 +10,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.CharRange;
 import net.jqwik.api.constraints.Chars;
-import net.jqwik.api.constraints.Size;
+import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
@@ -33,7 +33,7 @@ class Latin1CopyJsonFactoryTest {
 
     @Property(tries = 2000)
     void writesTheBytesJacksonWrites(@ForAll @Chars({'a', 'Z', '0', ' ', '/', '?', '"', '\\', '\u0000', '\u001f',
-            '\u007f', '\u0080', '\u00e9', '\u20ac', '\ud83d', '\ude00'}) @Size(max = 300) String text) {
+            '\u007f', '\u0080', '\u00e9', '\u20ac', '\ud83d', '\ude00'}) @StringLength(max = 300) String text) {
         ObjectNode message = Json.object();
         message.put("text", text);
         message.putArray("parts").add(text).add(1).add(text);
@@ -42,12 +42,12 @@ class Latin1CopyJsonFactoryTest {
 
     /** Long enough to be copied, and mostly Latin-1, so that every escape Jackson writes is the copy's to write. */
     @Property(tries = 2000)
-    void writesLatin1TextAsJacksonWritesIt(@ForAll @CharRange(from = '\u0000', to = '\u007f') @Size(min = 60, max = 300) String text,
-                                          @ForAll @CharRange(from = ' ', to = '~') @Size(min = 64, max = 300) String printable,
+    void writesLatin1TextAsJacksonWritesIt(@ForAll @CharRange(from = '\u0000', to = '\u007f') @StringLength(min = 60, max = 300) String text,
+                                          @ForAll @CharRange(from = ' ', to = '~') @StringLength(min = 64, max = 300) String printable,
                                           @ForAll @CharRange(from = ' ', to = '~') @Chars({'\n', '\t', '\r', '\b', '\f'})
-                                          @Size(min = 64, max = 300) String lines,
+                                          @StringLength(min = 64, max = 300) String lines,
                                           @ForAll @CharRange(from = ' ', to = '~') @Chars({'\u0080', '\u00a0', '\u00e9', '\u00ff', '\n', '\u0100', '\u2014', '\uffff', '\ud800'})
-                                          @Size(min = 64, max = 300) String latin1) {
+                                          @StringLength(min = 64, max = 300) String latin1) {
         ObjectNode message = Json.object();
         message.put("text", text);
         message.putArray("parts").add(printable).add(text + "?").add(lines).add(latin1).add(latin1 + "\u20ac");
@@ -56,8 +56,8 @@ class Latin1CopyJsonFactoryTest {
 
     /** Text Jackson wrote with every char beyond ASCII as a \\u escape, and the short escapes, reads back the same. */
     @Property(tries = 2000)
-    void parsesEscapedTextAsJacksonDoes(@ForAll @Size(max = 300) String text,
-                                        @ForAll @CharRange(from = '\u0000', to = '\u00ff') @Size(max = 300) String latin1) {
+    void parsesEscapedTextAsJacksonDoes(@ForAll @StringLength(max = 300) String text,
+                                        @ForAll @CharRange(from = '\u0000', to = '\u00ff') @StringLength(max = 300) String latin1) {
         ObjectNode message = Json.object();
         message.put("text", text);
         message.put("latin1", latin1);
@@ -67,8 +67,8 @@ class Latin1CopyJsonFactoryTest {
 
     /** Latin-1 as Jackson writes it, its chars beyond ASCII as two bytes of UTF-8, and after them a char beyond Latin-1. */
     @Property(tries = 2000)
-    void parsesLatin1AsJacksonDoes(@ForAll @CharRange(from = '\u0000', to = '\u00ff') @Size(max = 300) String latin1,
-                                   @ForAll @Chars({'a', '\u00e9', '\u0100', '\u20ac', '\ud83d', '\ude00', '\n'}) @Size(max = 20) String tail) {
+    void parsesLatin1AsJacksonDoes(@ForAll @CharRange(from = '\u0000', to = '\u00ff') @StringLength(max = 300) String latin1,
+                                   @ForAll @Chars({'a', '\u00e9', '\u0100', '\u20ac', '\ud83d', '\ude00', '\n'}) @StringLength(max = 20) String tail) {
         ObjectNode message = Json.object();
         message.put("text", latin1);
         message.put("tail", latin1 + tail);
@@ -78,7 +78,7 @@ class Latin1CopyJsonFactoryTest {
 
     @Property(tries = 2000)
     void parsesWhatJacksonParses(@ForAll @Chars({'a', 'Z', '0', ' ', '/', '?', '"', '\\', 'n', 'u', '\u0000', '\u001f',
-            '\u007f', '\u00e9', '\u20ac', '\ud83d', '\ude00'}) @Size(max = 300) String raw) {
+            '\u007f', '\u00e9', '\u20ac', '\ud83d', '\ude00'}) @StringLength(max = 300) String raw) {
         // the raw text between quotes, escapes and all: often not JSON, and then both must refuse it
         byte[] json = ("{\"text\":\"" + raw + "\",\"parts\":[\"" + raw + "\",2]}").getBytes(StandardCharsets.UTF_8);
         assertThat(outcome(() -> Json.parse(json, 0, json.length))).isEqualTo(outcome(() -> STOCK.readTree(json)));

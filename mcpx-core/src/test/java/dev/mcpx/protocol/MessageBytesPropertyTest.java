@@ -12,6 +12,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.Chars;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
+import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.Test;
 
 class MessageBytesPropertyTest {
@@ -29,7 +30,7 @@ class MessageBytesPropertyTest {
     @Property(tries = 3000)
     void bytesAreBlankWhenTheirTextIs(@ForAll @Size(max = 12) byte[] raw,
                                       @ForAll @Chars({' ', '\t', '\n', '\r', '\u000b', '\f', '\u001c', '\u2003', '\u3000', 'a'})
-                                      @Size(max = 12) String text) {
+                                      @StringLength(max = 12) String text) {
         assertThat(MessageBytes.isBlank(raw)).isEqualTo(new String(raw, StandardCharsets.UTF_8).isBlank());
         assertThat(MessageBytes.isBlank(text.getBytes(StandardCharsets.UTF_8))).isEqualTo(text.isBlank());
     }
