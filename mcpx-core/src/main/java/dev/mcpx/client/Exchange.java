@@ -1,6 +1,7 @@
 package dev.mcpx.client;
 
 import dev.mcpx.client.PendingRequests.Waiter;
+import dev.mcpx.protocol.Era;
 import dev.mcpx.protocol.Json;
 import dev.mcpx.protocol.JsonRpcMessage;
 import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
@@ -49,9 +50,11 @@ final class Exchange {
     private final Catalogues catalogues;
     private final Duration requestTimeout;
     private final Supplier<Transport> transport;
+    private final Supplier<ServerDescription> server;
 
     Exchange(String name, PendingRequests pending, SessionRecovery sessions, EraSwitch eraSwitch, Resends resends,
-            RequestParams requestParams, Catalogues catalogues, Duration requestTimeout, Supplier<Transport> transport) {
+            RequestParams requestParams, Catalogues catalogues, Duration requestTimeout, Supplier<Transport> transport,
+            Supplier<ServerDescription> server) {
         this.name = name;
         this.pending = pending;
         this.sessions = sessions;
@@ -61,6 +64,7 @@ final class Exchange {
         this.catalogues = catalogues;
         this.requestTimeout = requestTimeout;
         this.transport = transport;
+        this.server = server;
     }
 
     /** One attempt: a new id, one send, one wait. */
@@ -88,7 +92,9 @@ final class Exchange {
             } else {
                 sessions.send(deadline, generation -> {
                     attempt.generation = generation;
-                    if (transport.get() != t) {
+                    // a re-probe attaches its transport before it describes the server, so a request
+                    // made in between for the old era may hold the new transport: it has not left yet
+                    if (transport.get() != t || attempt.era != null && server.get().era() != attempt.era) {
                         throw EraSwitch.replacedBeforeSending(name);
                     }
                     eraSwitch.sent(id, t);
@@ -159,13 +165,23 @@ final class Exchange {
     /** Mutable per-attempt facts the recovery decision needs. */
     static final class Attempt {
         final ProtocolVersion metaVersion;
+        /** The era the request was made for from the client's view of the server; null: sent as it is. */
+        final Era era;
         RequestId id;
         long generation;
         /** Told the id before the request leaves (a subscription learns its subscription id). */
         Consumer<RequestId> sent = id -> { };
 
+        /** A request that carries {@code metaVersion} whatever the client's view (era detection's own). */
         Attempt(ProtocolVersion metaVersion) {
             this.metaVersion = metaVersion;
+            this.era = null;
+        }
+
+        /** A request made for the era of {@code seen}: if the era has changed by the time it is sent, it is made again. */
+        Attempt(ServerDescription seen) {
+            this.metaVersion = seen.era() == Era.MODERN ? seen.protocolVersion() : null;
+            this.era = seen.era();
         }
     }
 }

@@ -97,7 +97,7 @@ public final class McpClient implements AutoCloseable {
         this.requestParams = new RequestParams(clientInfo, capabilities, serverRequests);
         this.catalogues = new Catalogues(name, this::request, this::era, () -> transport);
         this.exchange = new Exchange(name, pending, sessions, eraSwitch, resends, requestParams, catalogues,
-                requestTimeout, () -> transport);
+                requestTimeout, () -> transport, () -> server);
         this.subscriptions = new Subscriptions(name, builder.listenForChanges, requestTimeout, exchange, condition,
                 this::request, () -> server, () -> transport);
         this.inbound = new Inbound(name, pending, sessions, serverRequests, resends, requestTimeout, new InboundLink());
@@ -222,7 +222,7 @@ public final class McpClient implements AutoCloseable {
             first = false;
             Transport seenTransport = transport;
             ServerDescription seenServer = server;
-            Attempt attempt = new Attempt(seenServer.era() == Era.MODERN ? seenServer.protocolVersion() : null);
+            Attempt attempt = new Attempt(seenServer);
             JsonNode result;
             try {
                 result = exchange.run(method, current, options.withTimeout(deadline.remaining()), attempt);
@@ -354,7 +354,7 @@ public final class McpClient implements AutoCloseable {
             detection.initialize(server.protocolVersion(), deadline.remaining());
         });
         try {
-            exchange.run(Methods.PING, null, RequestOptions.defaults().withTimeout(deadline.remaining()), new Attempt(null));
+            exchange.run(Methods.PING, null, RequestOptions.defaults().withTimeout(deadline.remaining()), new Attempt((ProtocolVersion) null));
         } catch (McpErrorException answered) {
             // any JSON-RPC answer means the session was accepted
         } catch (SessionExpiredException stillLost) {

@@ -156,6 +156,34 @@ class EraSwitchTest {
         assertThat(modern.calls("resources/list")).isEqualTo(6);
     }
 
+    /**
+     * Calls that keep coming while the re-probe runs: one made after the probe attached the new
+     * transport but before it described the server was made for the old era, and must be made
+     * again for the new one, not sent as it was.
+     */
+    @Test
+    void callsMadeWhileTheSwitchIsUnderWayAreAnsweredInTheNewEra() throws Exception {
+        LegacyHttpUpstream legacy = closeLater(LegacyHttpUpstream.started());
+        McpClient client = connect(legacy.url());
+        legacy.close();
+        ModernHttpUpstream modern = closeLater(ModernHttpUpstream.startOn(legacy.port()));
+
+        int calls = 300;
+        List<CompletableFuture<JsonNode>> answers = new java.util.ArrayList<>();
+        try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            // started one after another, so that some are made while the re-probe is under way
+            for (int i = 0; i < calls; i++) {
+                answers.add(CompletableFuture.supplyAsync(() -> client.request("resources/list", null), threads));
+            }
+            for (CompletableFuture<JsonNode> answer : answers) {
+                assertThat(answer.get(60, TimeUnit.SECONDS).path("resources").isArray()).isTrue();
+            }
+        }
+        assertThat(modern.calls("server/discover")).as("one re-probe for all of them").isEqualTo(1);
+        assertThat(modern.calls("resources/list")).isEqualTo(calls);
+        assertThat(client.counters().snapshot().eraChanges()).isEqualTo(1);
+    }
+
     @Test
     void aSecondClientOfTheCacheFollowsTheFirstsReprobeWithoutProbing() {
         EraCache shared = EraCache.create(Duration.ofMinutes(5));
