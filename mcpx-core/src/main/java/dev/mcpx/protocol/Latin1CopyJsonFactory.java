@@ -154,31 +154,19 @@ final class Latin1CopyJsonFactory extends JsonFactory {
             }
             int i = start;
             while (true) {
+                i = ByteSearch.endOfPlainJsonText(in, i, end);
                 if (i >= end) {
                     return null;
                 }
                 byte b = in[i];
-                if (b > '"' && b != '\\') {
-                    i++;
-                } else if (b == '"') {
+                if (b == '"') {
                     break;
-                } else if (b == '\\') {
-                    int escape = escapeLength(in, i, end);
-                    if (escape == 0) {
-                        return null;
-                    }
-                    i += escape;
-                } else if (b >= 0x20) {
-                    i++;
-                } else if (b < 0) {
-                    int sequence = utf8Length(in, i, end);
-                    if (sequence == 0) {
-                        return null;
-                    }
-                    i += sequence;
-                } else {
+                }
+                int special = b == '\\' ? escapeLength(in, i, end) : b < 0 ? utf8Length(in, i, end) : 0;
+                if (special == 0) {
                     return null;
                 }
+                i += special;
             }
             int length = i - start;
             if (length < MIN_KEPT_BYTES || length > _streamReadConstraints.getMaxStringLength()) {

@@ -1,5 +1,6 @@
 package dev.mcpx.transport.stdio;
 
+import dev.mcpx.protocol.ByteSearch;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -81,7 +82,7 @@ final class LineReader {
             if (pos == limit && !fill()) {
                 return gathered == 0 ? null : text(Arrays.copyOf(partial, gathered));
             }
-            int lf = indexOfLf();
+            int lf = ByteSearch.indexOfLineFeed(chunk, pos, limit);
             int end = lf < 0 ? limit : lf;
             if (gathered + (end - pos) > maxBytes) {
                 int room = maxBytes + 1 - gathered;
@@ -115,14 +116,6 @@ final class LineReader {
         return chunk.length + partial.length;
     }
 
-    private int indexOfLf() {
-        for (int i = pos; i < limit; i++) {
-            if (chunk[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
-    }
 
     /** Reads the next chunk; false at end of stream. */
     private boolean fill() throws IOException {

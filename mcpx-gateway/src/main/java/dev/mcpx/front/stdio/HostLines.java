@@ -1,5 +1,6 @@
 package dev.mcpx.front.stdio;
 
+import dev.mcpx.protocol.ByteSearch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -67,9 +68,8 @@ final class HostLines {
             }
             started = true;
             int start = position;
-            while (position < filled && buffer[position] != '\n') {
-                position++;
-            }
+            int lineFeed = ByteSearch.indexOfLineFeed(buffer, position, filled);
+            position = lineFeed < 0 ? filled : lineFeed;
             int length = position - start;
             boolean ended = position < filled;
             if (ended) {
