@@ -1,5 +1,6 @@
 package dev.mcpx.cli;
 
+import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.config.ConfigLocation;
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.UpstreamConfig;
@@ -8,14 +9,11 @@ import dev.mcpx.transport.stdio.EarlyChildren;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code mcpx serve}'s config, read and its stdio upstreams started on a second core while picocli
@@ -38,9 +36,6 @@ final class EarlyServe {
     record Prepared(Path option, CompletableFuture<Read> pending) {
     }
 
-    /** Parsed once, so Jackson's class initialisation (its locale data, BigDecimal) is over by the config's turn. */
-    private static final String JACKSON_WARM_UP = "{\"mcpServers\": {\"a\": {\"command\": \"b\", \"args\": [\"-c\", 1.5]}}}";
-
     private EarlyServe() {
     }
 
@@ -53,8 +48,9 @@ final class EarlyServe {
 
     /**
      * The part of the early read that logs nothing, so it may run before Logback has started (SLF4J
-     * would hand out substitute loggers meanwhile): the {@code -c} option, and Jackson's first parse
-     * (50-90 ms of class initialisation, most of the config read). Null when there is no early read.
+     * would hand out substitute loggers meanwhile): the {@code -c} option, and a first parse of a
+     * config (the class initialisation of Jackson's parser and of the config's parsers). Null when
+     * there is no early read.
      */
     static Prepared prepare(String[] args) {
         CompletableFuture<Read> pending = early;
@@ -63,7 +59,7 @@ final class EarlyServe {
         }
         try {
             Path option = configOption(Arrays.asList(args).subList(1, args.length));
-            JsonMapper.builder().build().readTree(JACKSON_WARM_UP);
+            new ConfigLoader(Map.of()).parse(Main.WARM_UP_CONFIG, Path.of("mcpx-warm-up.json"));
             return new Prepared(option, pending);
         } catch (RuntimeException e) {
             pending.completeExceptionally(e);
@@ -105,12 +101,35 @@ final class EarlyServe {
         }
     }
 
-    /** {@code -c FILE} as picocli reads it, every other argument left alone. */
-    private static Path configOption(List<String> serveArgs) {
-        CommandSpec spec = CommandSpec.create();
-        spec.addOption(OptionSpec.builder("-c", "--config").type(Path.class).build());
-        CommandLine parser = new CommandLine(spec);
-        parser.setUnmatchedArgumentsAllowed(true);
-        return parser.parseArgs(serveArgs.toArray(String[]::new)).matchedOptionValue("-c", null);
+    /**
+     * {@code -c FILE} as picocli reads it (null: not given), found without picocli, whose model
+     * takes 25-40 ms to build at launch. A command line it is not sure picocli reads the same way
+     * (an {@code @file}, {@code --}, the option twice, a value that looks like an option) is
+     * refused, so nothing starts early; the command compares its own reading anyway.
+     */
+    static Path configOption(List<String> serveArgs) {
+        String value = null;
+        for (int i = 0; i < serveArgs.size(); i++) {
+            String arg = serveArgs.get(i);
+            String found;
+            if (arg.startsWith("@") || arg.equals("--")) {
+                throw new IllegalArgumentException("not read early: " + arg);
+            } else if (arg.equals("-c") || arg.equals("--config")) {
+                found = i + 1 < serveArgs.size() ? serveArgs.get(++i) : null;
+            } else if (arg.startsWith("--config=")) {
+                found = arg.substring("--config=".length());
+            } else if (arg.startsWith("-c=")) {
+                found = arg.substring("-c=".length());
+            } else if (arg.startsWith("-c")) {
+                found = arg.substring("-c".length());
+            } else {
+                continue;
+            }
+            if (found == null || found.isEmpty() || found.startsWith("-") || found.startsWith("@") || value != null) {
+                throw new IllegalArgumentException("not read early: " + arg);
+            }
+            value = found;
+        }
+        return value == null ? null : Path.of(value);
     }
 }

@@ -12,9 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -23,10 +21,6 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link ConfigException} naming the file, the entry and what is wrong.
  */
 public final class ConfigLoader {
-
-    private static final JsonMapper STRICT = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
 
     private final Map<String, String> environment;
 
@@ -54,7 +48,7 @@ public final class ConfigLoader {
     public GatewayConfig parse(String text, Path file) {
         JsonNode root;
         try {
-            root = STRICT.readTree(text);
+            root = ConfigTree.read(text);
         } catch (JacksonException e) {
             throw new ConfigException(file, null, "is not valid JSON" + position(e) + ": " + firstLine(e.getOriginalMessage()));
         }
