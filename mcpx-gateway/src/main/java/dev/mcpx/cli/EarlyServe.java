@@ -16,9 +16,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code mcpx serve}'s config, read and its stdio upstreams started on a second core while picocli
- * builds the command's model (a fifth of a second before a gateway would start them), so those
- * children start up while mcpx does. The command then takes this config instead of reading the
+ * {@code mcpx serve}'s config, read and (for a stdio gateway) its stdio upstreams started on a
+ * second core while picocli builds the command's model (a fifth of a second before a gateway would
+ * start them), so those children start up while mcpx does. The command then takes this config instead of reading the
  * file again, and its gateway takes the children over ({@link EarlyChildren}). What needs no
  * logging ({@link #prepare}) runs while the main thread starts Logback.
  */
@@ -32,8 +32,12 @@ final class EarlyServe {
     private record Read(Path option, GatewayConfig config) {
     }
 
-    /** An early read under way: the {@code -c} option (null: none given) and the future the command waits on. */
-    record Prepared(Path option, CompletableFuture<Read> pending) {
+    /**
+     * An early read under way: the {@code -c} option (null: none given), whether the gateway serves
+     * stdio (an HTTP gateway starts its front before any upstream, so nothing starts early), and the
+     * future the command waits on.
+     */
+    record Prepared(Path option, boolean stdio, CompletableFuture<Read> pending) {
     }
 
     private EarlyServe() {
@@ -60,7 +64,8 @@ final class EarlyServe {
         try {
             Path option = configOption(Arrays.asList(args).subList(1, args.length));
             new ConfigLoader(Map.of()).parse(Main.WARM_UP_CONFIG, Path.of("mcpx-warm-up.json"));
-            return new Prepared(option, pending);
+            boolean http = Arrays.stream(args).anyMatch(arg -> arg.equals("--http") || arg.startsWith("--http="));
+            return new Prepared(option, !http, pending);
         } catch (RuntimeException e) {
             pending.completeExceptionally(e);
             return null;
@@ -76,7 +81,7 @@ final class EarlyServe {
             Logging.setRoot(System.getenv().getOrDefault("MCPX_LOG", "INFO"));
             GatewayConfig config = ConfigLocation.load(prepared.option(), System.getenv());
             for (UpstreamConfig upstream : config.enabled()) {
-                if (upstream.endpoint() instanceof UpstreamEndpoint.Stdio stdio) {
+                if (prepared.stdio() && upstream.endpoint() instanceof UpstreamEndpoint.Stdio stdio) {
                     EarlyChildren.start(stdio);
                 }
             }

@@ -98,7 +98,8 @@ final class ServeCommand implements Callable<Integer> {
         UpstreamTokens tokens = address == null ? UpstreamTokens.userFile()
                 : UpstreamTokens.of(loaded, System.getenv(), replica);
         Gateway.Settings settings = Gateway.Settings.defaults(McpxVersion.current());
-        Gateway gateway = Gateway.start(loaded, settings.withClients(ClientFactory.standard(McpxVersion.current(), tokens.store())),
+        // the HTTP front starts before the upstreams do, so their start-up does not delay its first answer
+        Gateway gateway = Gateway.create(loaded, settings.withClients(ClientFactory.standard(McpxVersion.current(), tokens.store())),
                 System.getenv());
         Runtime.getRuntime().addShutdownHook(new Thread(tokens::close, "mcpx-tokens-shutdown"));
         Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "mcpx-shutdown"));
@@ -108,6 +109,7 @@ final class ServeCommand implements Callable<Integer> {
             System.err.println("mcpx: metrics on " + listener.uri());
         }
         if (address == null) {
+            gateway.startUpstreams();
             LOG.info("serving on stdio with {} upstreams", loaded.upstreams().size());
             new StdioFront(gateway.hostRequests().forProfile(profile), gateway.listChanges(), gateway.frontLimits(), System.in, mcpOut).run();
             gateway.close();
@@ -123,6 +125,7 @@ final class ServeCommand implements Callable<Integer> {
             gateway.close();
             throw e;
         }
+        gateway.startUpstreams();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             http.close();
             if (cluster != null) {

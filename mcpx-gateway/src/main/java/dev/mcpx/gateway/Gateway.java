@@ -73,12 +73,29 @@ public final class Gateway implements AutoCloseable {
 
     /** Starts every upstream (concurrently, without waiting for them) and watches the config file. */
     public static Gateway start(GatewayConfig config, Settings settings, Map<String, String> environment) {
-        Gateway gateway = new Gateway(config, settings, environment);
-        gateway.pool.apply(config);
-        if (gateway.watcher != null) {
-            gateway.watcher.start();
-        }
+        Gateway gateway = create(config, settings, environment);
+        gateway.startUpstreams();
         return gateway;
+    }
+
+    /**
+     * The gateway with every upstream registered and none started until {@link #startUpstreams}: a
+     * front started in between comes up without ten upstreams' start-up competing with it for the
+     * CPU, and a host it serves meanwhile waits for the upstreams as for any starting one.
+     */
+    public static Gateway create(GatewayConfig config, Settings settings, Map<String, String> environment) {
+        Gateway gateway = new Gateway(config, settings, environment);
+        gateway.pool.hold();
+        gateway.pool.apply(config);
+        return gateway;
+    }
+
+    /** Starts the upstreams {@link #create} registered (concurrently, without waiting for them) and watches the config file. */
+    public void startUpstreams() {
+        pool.release();
+        if (watcher != null) {
+            watcher.start();
+        }
     }
 
     /**

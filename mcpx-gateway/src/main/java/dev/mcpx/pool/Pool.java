@@ -39,6 +39,8 @@ public final class Pool implements AutoCloseable {
     private final List<BiConsumer<String, ObjectNode>> logListeners = new CopyOnWriteArrayList<>();
     private volatile ServerRequestHandler outsideCalls = ServerRequestHandler.pingOnly();
     private volatile SessionEnded sessionsEnded = SessionEnded.NONE;
+    /** Upstreams applied while held: registered, not yet started (null: not held). Guarded by {@code upstreams}. */
+    private List<Upstream> held;
 
     public Pool(Catalogue catalogue, ClientFactory clients, Backoff backoff) {
         this.catalogue = catalogue;
@@ -94,8 +96,44 @@ public final class Pool implements AutoCloseable {
         }
         for (Upstream fresh : started) {
             catalogue.register(fresh.name(), fresh.config().prefix(), fresh.config().filter());
-            fresh.start();
         }
+        synchronized (upstreams) {
+            if (held != null) {
+                held.addAll(started);
+                return;
+            }
+        }
+        started.forEach(Upstream::start);
+    }
+
+    /**
+     * Upstreams applied from now on are registered (a host's list or call waits for them as for
+     * any upstream starting) but start only at {@link #release}: a front then starts without their
+     * start-up competing for the CPU.
+     */
+    public void hold() {
+        synchronized (upstreams) {
+            if (held == null) {
+                held = new ArrayList<>();
+            }
+        }
+    }
+
+    /** Starts what was applied while held, except what a later apply removed, and holds no more. */
+    public void release() {
+        List<Upstream> starting = new ArrayList<>();
+        synchronized (upstreams) {
+            if (held == null) {
+                return;
+            }
+            for (Upstream upstream : held) {
+                if (upstreams.get(upstream.name()) == upstream) {
+                    starting.add(upstream);
+                }
+            }
+            held = null;
+        }
+        starting.forEach(Upstream::start);
     }
 
     /**

@@ -67,6 +67,16 @@ class EarlyServeTest {
     }
 
     @Test
+    void anHttpGatewayHasItsConfigReadEarlyButNoUpstreamStartedBeforeItsFront() throws Exception {
+        Path file = config("616");
+        early("serve", "--http", "127.0.0.1:0", "-c", file.toString());
+        assertThat(EarlyServe.config(file)).isPresent();
+        early("serve", "--http=127.0.0.1:0", "-c", file.toString());
+        assertThat(EarlyServe.config(file)).isPresent();
+        assertThat(sleeping("616")).isEmpty();
+    }
+
+    @Test
     void helpVersionAndOtherCommandsStartNothing() throws Exception {
         Path file = config("613");
         early("serve", "-c", file.toString(), "--help");

@@ -7,6 +7,7 @@ import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.config.UpstreamConfig;
 import dev.mcpx.pool.UpstreamStatus;
 import dev.mcpx.protocol.Json;
+import dev.mcpx.testkit.legacy.LegacyHttpUpstream;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -79,6 +83,29 @@ class GatewayLifecycleTest {
         call.putObject("arguments").put("text", "still here");
         assertThat(host.request("tools/call", call).path("result").path("content").path(0).path("text").asString())
                 .isEqualTo("Echo: still here");
+    }
+
+    @Test
+    void aHostServedBeforeTheUpstreamsStartWaitsForThemAndGetsTheirTools() throws Exception {
+        try (LegacyHttpUpstream legacy = LegacyHttpUpstream.started()) {
+            gateway = Gateway.create(TestGateways.config(UpstreamConfig.of("remote", UpstreamEndpoint.Http.of(legacy.url().toString()))),
+                    TestGateways.settings(), Map.of());
+            host = connect(gateway);
+            assertThat(status("remote").state()).isEqualTo("starting");
+            assertThat(legacy.requests()).as("nothing sent upstream before startUpstreams").isEmpty();
+
+            CompletableFuture<JsonNode> listed = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return host.request("tools/list", null);
+                } catch (Exception e) {
+                    throw new CompletionException(e);
+                }
+            });
+            // an empty list now would be a catalogue without the configured upstream
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> !listed.isDone());
+            gateway.startUpstreams();
+            assertThat(toolNames(listed.get(30, TimeUnit.SECONDS))).contains("remote__echo");
+        }
     }
 
     @Test
