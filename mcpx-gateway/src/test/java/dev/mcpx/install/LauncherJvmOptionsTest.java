@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The JVM options bin/mcpx chooses, seen by a stand-in java that prints them: on 2 cores or fewer
  * C1 only (unless MCPX_JIT=tiered) and the serial collector from a small heap, unless
  * MCPX_JAVA_OPTS chooses; freed native memory given back; the AOT cache mapped where it was
- * written for. {@code nproc} is a stand-in too, saying how many cores.
+ * written for, its training data not replayed when the JIT is C1 only. {@code nproc} is a stand-in too, saying how many cores.
  */
 class LauncherJvmOptionsTest {
 
@@ -28,8 +28,8 @@ class LauncherJvmOptionsTest {
 
     @BeforeEach
     void cloneWithABuiltJar() throws Exception {
-        for (String script : List.of("mcpx", "find-java", "mcpx-aot")) {
-            Files.createDirectories(clone.resolve("bin"));
+        for (String script : List.of("mcpx", "find-java", "mcpx-aot", "lib/jit.sh", "lib/servers.sh")) {
+            Files.createDirectories(clone.resolve("bin/lib"));
             Files.copy(Script.root().resolve("bin").resolve(script), clone.resolve("bin").resolve(script));
         }
         Files.createDirectories(clone.resolve("mcpx-gateway/target"));
@@ -77,6 +77,37 @@ class LauncherJvmOptionsTest {
     void aCollectorOrHeapInMcpxJavaOptsWins() throws Exception {
         assertThat(javaOptions(2, Map.of("MCPX_JAVA_OPTS", "-XX:+UseG1GC"))).doesNotContain("UseSerialGC", "-Xms8m");
         assertThat(javaOptions(2, Map.of("MCPX_JAVA_OPTS", "-Xms64m"))).doesNotContain("UseSerialGC", "-Xms8m");
+    }
+
+    @Test
+    void theCachesTrainingDataIsReplayedOnlyWhenC2IsOn() throws Exception {
+        Path cache = Files.writeString(clone.resolve("mcpx-gateway/target/mcpx.aot"), "a cache");
+        Files.setLastModifiedTime(cache, FileTime.from(Instant.now().plusSeconds(60)));
+        assertThat(javaOptions(2, Map.of("MCPX_AOT", "1"))).contains("-XX:TieredStopAtLevel=1 -XX:+UnlockDiagnosticVMOptions -XX:-AOTReplayTraining");
+        assertThat(javaOptions(8, Map.of("MCPX_AOT", "1"))).doesNotContain("AOTReplayTraining");
+        assertThat(javaOptions(2, Map.of("MCPX_AOT", "1", "MCPX_JIT", "tiered"))).doesNotContain("AOTReplayTraining");
+        assertThat(javaOptions(2, Map.of("MCPX_AOT", "0"))).doesNotContain("AOTReplayTraining");
+    }
+
+    @Test
+    void aCacheTrainedForAGatewayWithC1OnlyRecordsNoTrainingData() throws Exception {
+        assertThat(trainingOptions(2, List.of())).contains("-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining");
+        assertThat(trainingOptions(8, List.of())).doesNotContain("AOTRecordTraining");
+        assertThat(trainingOptions(2, List.of("--profiles"))).doesNotContain("AOTRecordTraining");
+    }
+
+    /** The options bin/mcpx-aot starts its training gateway with (a stand-in java says it listens, then idles). */
+    private String trainingOptions(int cores, List<String> arguments) throws Exception {
+        Path log = clone.resolve("java-arguments-" + cores + arguments.size());
+        Script.write(javaHome.resolve("bin/java"), "echo \"$*\" >> '" + log + "'\n"
+                + "echo 'mcpx: listening on http://127.0.0.1:9/mcp'\nexec sleep 60");
+        Script.write(clone.resolve("fake-bin/nproc"), "echo " + cores);
+        List<String> command = new java.util.ArrayList<>(List.of(clone.resolve("bin/mcpx-aot").toString()));
+        command.addAll(arguments);
+        Script run = Script.run(clone, Map.of("PATH", clone.resolve("fake-bin") + ":/usr/bin:/bin", "HOME", clone.toString(),
+                "JAVA_HOME", javaHome.toString()), command);
+        assertThat(log).as(run.err()).exists();
+        return Files.readAllLines(log).stream().filter(line -> line.contains("AOTCacheOutput")).findFirst().orElseThrow();
     }
 
     @Test

@@ -25,8 +25,8 @@ class RepositoryLauncherTest {
 
     @BeforeEach
     void copyTheLauncher() throws Exception {
-        Files.createDirectories(clone.resolve("bin"));
-        for (String script : List.of("mcpx", "find-java", "mcpx-aot")) {
+        Files.createDirectories(clone.resolve("bin/lib"));
+        for (String script : List.of("mcpx", "find-java", "mcpx-aot", "lib/jit.sh")) {
             Files.copy(Script.root().resolve("bin").resolve(script), clone.resolve("bin").resolve(script));
         }
         built = clone.resolve("mvnw-ran");
