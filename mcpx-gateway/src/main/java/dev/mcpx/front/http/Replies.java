@@ -5,6 +5,8 @@ import dev.mcpx.protocol.JsonRpcError;
 import dev.mcpx.protocol.JsonRpcMessage;
 import dev.mcpx.protocol.JsonRpcMessage.ErrorResponse;
 import dev.mcpx.protocol.RequestId;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -27,6 +29,11 @@ final class Replies {
     }
 
     static void error(Response response, Callback callback, int status, RequestId id, JsonRpcError error) {
+        // a refusal can come before the request's body has arrived; Jetty then closes the connection
+        // after the answer, and a client not told so reuses it and loses its next request
+        if (!response.getRequest().consumeAvailable()) {
+            response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+        }
         json(response, callback, status, new ErrorResponse(id, error));
     }
 

@@ -66,6 +66,37 @@ class FrontSecurityTest {
     }
 
     @Test
+    void aRefusalAnsweredBeforeTheBodyArrivedTellsTheClientTheConnectionCloses() throws Exception {
+        try (Gateway gateway = Gateway.start(TestGateways.config(), TestGateways.settings(), Map.of());
+             Closing guarded = new Closing(HttpFront.start(gateway, new InetSocketAddress("127.0.0.1", 0),
+                     HttpSecurity.token(FRONT_TOKEN), Duration.ofMillis(200)));
+             Socket socket = new Socket("127.0.0.1", guarded.front().port())) {
+            socket.setSoTimeout(10_000);
+            String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + guarded.front().port() + "\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length() + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            // the body is still to come, so the server closes after its answer: a client reusing the
+            // connection, as java.net.http does unless told, would lose its next request
+            String head = responseHead(socket.getInputStream());
+            assertThat(head).startsWith("HTTP/1.1 401").containsIgnoringCase("Connection: close");
+        }
+    }
+
+    private static String responseHead(InputStream in) throws Exception {
+        StringBuilder head = new StringBuilder();
+        while (head.length() < 4 || !head.substring(head.length() - 4).equals("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            head.append((char) b);
+        }
+        return head.toString();
+    }
+
+    @Test
     void secretsNeverReachStatusOrLogs() throws Exception {
         ListAppender<ILoggingEvent> logs = new ListAppender<>();
         Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
