@@ -139,7 +139,10 @@ public final class LegacyHttpUpstream implements AutoCloseable {
         VirtualThreadPool threads = new VirtualThreadPool();
         threads.setName("legacy-upstream");
         Server s = new Server(threads);
-        ServerConnector connector = new ServerConnector(s);
+        // no acceptor thread: the selector accepts, and is stopped before stop returns; an acceptor
+        // thread could still be in accept when it did, and took a connection nobody then read or
+        // closed, on which a client's request waited out its timeout
+        ServerConnector connector = new ServerConnector(s, 0, 1);
         connector.setHost("127.0.0.1");
         connector.setPort(wantedPort);
         connector.setReuseAddress(true);
