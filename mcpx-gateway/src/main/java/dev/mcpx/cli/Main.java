@@ -3,6 +3,7 @@ package dev.mcpx.cli;
 import dev.mcpx.client.McpxVersion;
 import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.protocol.JsonRpcCodec;
+import dev.mcpx.transport.http.JettyCacheLines;
 import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,6 +73,7 @@ public final class Main implements Runnable {
 
     /** Runs the command line and returns the exit code, without exiting (tests call this). */
     public static int run(String... args) {
+        JettyCacheLines.preset();
         CommandLine cli = commandLine(args);
         cli.setExitCodeExceptionMapper(ExitCodes::of);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

@@ -34,6 +34,10 @@ import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
  */
 final class PostClient implements AutoCloseable {
 
+    static {
+        JettyCacheLines.preset();
+    }
+
     private static final ConcurrentMap<Duration, HttpClient> SHARED = new ConcurrentHashMap<>();
     private static final AtomicLong UPSTREAMS = new AtomicLong();
 
