@@ -268,17 +268,18 @@ final class Report {
                 .append(" upstreams configured: 4 legacy HTTP, 4 modern HTTP, 2 stdio) to the answer of the first ")
                 .append("`initialize`, median of ").append(startups.isEmpty() ? 0 : startups.getFirst().launches())
                 .append(" launches; HTTP polls every 2 ms. RSS: the gateway process alone (not its stdio children), ")
-                .append("idle once all ").append(StartupBench.UPSTREAMS)
-                .append(" upstreams are up, and the peak under 32 callers spread over them for 3 s.\n\n");
+                .append("2 s after all ").append(StartupBench.UPSTREAMS)
+                .append(" upstreams are up, idle 10 s after (the JVM gives back its compilers' start-up memory at its ")
+                .append("periodic clean-up, every 5 s), and the peak under 32 callers spread over them for 3 s.\n\n");
         md.append("CPU ms is the user + system time the gateway process had used by then: on a busy shared machine it ")
                 .append("moves much less than wall-clock time, and on an idle 2-core machine wall time is at most about it.\n\n");
         md.append("RSS counts mapped files too (a class archive or AOT cache is mostly clean, shareable pages); ")
                 .append("the private part (RssAnon) is shown beside it.\n\n");
-        md.append("| JVM | start-up HTTP ms | CPU ms | start-up stdio ms | CPU ms | RSS idle MiB | of it private | RSS peak under load MiB | calls/s under load | errors |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append("| JVM | start-up HTTP ms | CPU ms | start-up stdio ms | CPU ms | RSS 2 s after MiB | RSS idle MiB | of it private | RSS peak under load MiB | calls/s under load | errors |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (StartupBench.Startup s : startups) {
-            md.append(fmt("| %s | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.1f | %.0f | %d |%n", s.mode(), s.httpMillis(),
-                    s.httpCpuMillis(), s.stdioMillis(), s.stdioCpuMillis(), s.idleRssMib(), s.idleAnonMib(), s.loadRssMib(),
+            md.append(fmt("| %s | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.1f | %.1f | %.0f | %d |%n", s.mode(), s.httpMillis(),
+                    s.httpCpuMillis(), s.stdioMillis(), s.stdioCpuMillis(), s.earlyRssMib(), s.idleRssMib(), s.idleAnonMib(), s.loadRssMib(),
                     s.loadCallsPerSecond(), s.loadErrors()));
         }
         sections.add(md.toString());
@@ -301,6 +302,16 @@ final class Report {
                             fmt("HTTP %.0f ms, stdio %.0f ms wall (CPU %.0f / %.0f ms)", best.httpMillis(),
                                     best.stdioMillis(), best.httpCpuMillis(), best.stdioCpuMillis()), first <= 400));
                 });
+        startups.stream().filter(s -> s.mode().equals(StartupBench.LAUNCHER_MODE)).findFirst().ifPresent(launcher -> {
+            targets.add(new Target("first initialize after launch, bin/mcpx (issue 17)", "<= 300 ms",
+                    fmt("HTTP %.0f ms, stdio %.0f ms wall (CPU %.0f / %.0f ms)", launcher.httpMillis(), launcher.stdioMillis(),
+                            launcher.httpCpuMillis(), launcher.stdioCpuMillis()),
+                    Math.max(launcher.httpMillis(), launcher.stdioMillis()) <= 300));
+            targets.add(new Target("RSS with 10 idle upstreams, bin/mcpx (issue 17)", "<= 80 MB",
+                    fmt("%.1f MiB (%.1f MB), private %.1f MiB; 2 s after start-up %.1f MiB", launcher.idleRssMib(),
+                            launcher.idleRssMib() * 1.048576, launcher.idleAnonMib(), launcher.earlyRssMib()),
+                    launcher.idleRssMib() * 1.048576 <= 80));
+        });
     }
 
     void scale(ScaleBench.InFlight inFlight, ScaleBench.BigCatalogue catalogue) {
