@@ -3,6 +3,7 @@ package dev.mcpx.transport.stdio;
 import dev.mcpx.transport.UpstreamEndpoint;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,7 +21,11 @@ public final class EarlyChildren {
 
     static final Duration UNCLAIMED = Duration.ofSeconds(10);
     private static final Duration GRACE = Duration.ofSeconds(2);
-    private static final ConcurrentMap<UpstreamEndpoint.Stdio, Process> WAITING = new ConcurrentHashMap<>();
+    /**
+     * Keyed by the endpoint's components rather than the endpoint: a record's own {@code hashCode}
+     * is bootstrapped through method handles on first use, 5-10 ms before the first child started.
+     */
+    private static final ConcurrentMap<List<Object>, Process> WAITING = new ConcurrentHashMap<>();
     private static final AtomicBoolean HOOKED = new AtomicBoolean();
 
     private EarlyChildren() {
@@ -32,7 +37,8 @@ public final class EarlyChildren {
     }
 
     static void start(UpstreamEndpoint.Stdio endpoint, Duration unclaimed) {
-        if (WAITING.containsKey(endpoint)) {
+        List<Object> key = key(endpoint);
+        if (WAITING.containsKey(key)) {
             return;
         }
         if (HOOKED.compareAndSet(false, true)) {
@@ -44,12 +50,12 @@ public final class EarlyChildren {
         } catch (IOException e) {
             return;
         }
-        if (WAITING.putIfAbsent(endpoint, child) != null) {
+        if (WAITING.putIfAbsent(key, child) != null) {
             ChildProcesses.stop(child, GRACE);
             return;
         }
         CompletableFuture.runAsync(() -> {
-            if (WAITING.remove(endpoint, child)) {
+            if (WAITING.remove(key, child)) {
                 ChildProcesses.stop(child, GRACE);
             }
         }, CompletableFuture.delayedExecutor(unclaimed.toMillis(), TimeUnit.MILLISECONDS));
@@ -57,7 +63,7 @@ public final class EarlyChildren {
 
     /** The waiting child for {@code endpoint}, now the caller's, or null when none waits (or it has died). */
     static Process claim(UpstreamEndpoint.Stdio endpoint) {
-        Process child = WAITING.remove(endpoint);
+        Process child = WAITING.remove(key(endpoint));
         if (child != null && !child.isAlive()) {
             // a child that died waiting: a new one gives the transport its own start to report on
             ChildProcesses.stop(child, GRACE);
@@ -66,10 +72,15 @@ public final class EarlyChildren {
         return child;
     }
 
+    /** Equal for equal endpoints, as the record's own equality is (a null working directory included). */
+    private static List<Object> key(UpstreamEndpoint.Stdio endpoint) {
+        return Arrays.asList(endpoint.command(), endpoint.args(), endpoint.env(), endpoint.cwd(), endpoint.inheritEnvironment());
+    }
+
     /** Stops every child still waiting. */
     public static void stopUnclaimed() {
-        for (UpstreamEndpoint.Stdio endpoint : List.copyOf(WAITING.keySet())) {
-            Process child = WAITING.remove(endpoint);
+        for (List<Object> key : List.copyOf(WAITING.keySet())) {
+            Process child = WAITING.remove(key);
             if (child != null) {
                 ChildProcesses.stop(child, GRACE);
             }
