@@ -4,7 +4,7 @@ package dev.mcpx.transport.http;
  * Tells Jetty how many object references share a CPU cache line (it pads its queues by it) before
  * Jetty asks. Untold, Jetty asks the platform MBean server whether references are compressed, and
  * starting that server (every platform MXBean, the diagnostic commands, JFR's settings files)
- * cost a gateway about 200 ms of CPU at start and 1.7 MB of memory for good.
+ * cost a gateway about 200 ms of CPU at start and 2-4 MB of memory for good.
  */
 public final class JettyCacheLines {
 
