@@ -76,6 +76,23 @@ class FindJavaTest {
     }
 
     @Test
+    void withoutJavaHomeAJdkUnderUsrLibJvmIsFoundWithNoProcessButUname() throws Exception {
+        Script anyTool = Script.run(dir, Map.of("PATH", "/usr/bin:/bin"),
+                List.of("/bin/bash", Script.root().resolve("bin/find-java").toString(), "--jdk"));
+        assertThat(anyTool.out().strip()).as("this machine's JDK for the build, %s", anyTool.err()).startsWith("/usr/lib/jvm/");
+        Path fakeBin = dir.resolve("only-uname");
+        Script.write(fakeBin.resolve("uname"), "exec /usr/bin/uname \"$@\"");
+
+        // no sort, cut, readlink or dirname on PATH: each would fail; the Windows check's uname is all it may start
+        Script found = Script.run(dir, Map.of("PATH", fakeBin.toString()),
+                List.of("/bin/bash", Script.root().resolve("bin/find-java").toString(), "--jdk"));
+
+        assertThat(found.exitCode()).as(found.err()).isZero();
+        assertThat(found.out().strip()).isEqualTo(anyTool.out().strip());
+        assertThat(found.err()).isEmpty();
+    }
+
+    @Test
     void aJavaHomeOlderThan21IsPassedOverWhateverItsVersionLooksLike() throws Exception {
         for (String version : new String[] {"1.8.0_402", "17.0.15", "11"}) {
             Path old = Script.fakeJavaHome(dir.resolve("jdk-" + version), version, "");
