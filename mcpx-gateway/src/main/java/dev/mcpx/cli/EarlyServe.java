@@ -4,6 +4,7 @@ import dev.mcpx.config.ConfigLoader;
 import dev.mcpx.config.ConfigLocation;
 import dev.mcpx.config.GatewayConfig;
 import dev.mcpx.config.UpstreamConfig;
+import dev.mcpx.front.http.HttpFront;
 import dev.mcpx.transport.UpstreamEndpoint;
 import dev.mcpx.transport.stdio.EarlyChildren;
 import java.nio.file.Path;
@@ -88,6 +89,13 @@ final class EarlyServe {
             prepared.pending().complete(new Read(prepared.option(), config));
         } catch (RuntimeException e) {
             prepared.pending().completeExceptionally(e);
+        }
+    }
+
+    /** For an HTTP gateway, what its front's start would do first on the main thread, while picocli builds its model there. */
+    static void prepareFront(Prepared prepared) {
+        if (prepared != null && !prepared.stdio()) {
+            HttpFront.prepare();
         }
     }
 

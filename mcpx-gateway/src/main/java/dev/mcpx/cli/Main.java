@@ -42,6 +42,7 @@ public final class Main implements Runnable {
             // SLF4J hands a logger asked for on another thread while Logback starts a substitute
             logging.join();
             EarlyServe.read(prepared);
+            EarlyServe.prepareFront(prepared);
             warmUp();
         });
         LoggerFactory.getILoggerFactory();
