@@ -11,41 +11,54 @@ import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
 
 /**
  * {@code serve --http}'s security options. A kind of token given here (for {@code /mcp}, or for
  * monitoring) replaces that kind from the config; without any token for {@code /mcp},
  * {@code $MCPX_TOKEN} is used.
  */
-final class HttpAccessOptions {
+record HttpAccessOptions(Path tokenFile, String token, Path monitorTokenFile, boolean allowUnauthenticated,
+                         Path tlsCert, Path tlsKey) {
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpAccessOptions.class);
 
     static final String TOKEN_VARIABLE = "MCPX_TOKEN";
 
-    @Option(names = "--token-file", paramLabel = "FILE",
-            description = "Require 'Authorization: Bearer TOKEN' on HTTP, TOKEN being the file's first line "
-                    + "(default: mcpx.token / mcpx.tokens from the config, else $MCPX_TOKEN, else none).")
-    Path tokenFile;
+    /** Adds the options to {@code serve}'s model. */
+    static void addTo(CommandSpec command) {
+        command.addOption(OptionSpec.builder("--token-file").paramLabel("FILE").type(Path.class)
+                .description("Require 'Authorization: Bearer TOKEN' on HTTP, TOKEN being the file's first line "
+                        + "(default: mcpx.token / mcpx.tokens from the config, else $MCPX_TOKEN, else none).").build());
+        command.addOption(OptionSpec.builder("--token").paramLabel("TOKEN").type(String.class)
+                .description("Like --token-file, but the token shows in the process list: prefer --token-file or $MCPX_TOKEN.")
+                .build());
+        command.addOption(OptionSpec.builder("--monitor-token-file").paramLabel("FILE").type(Path.class)
+                .description("A read-only token (first line of FILE) for /status only.").build());
+        command.addOption(OptionSpec.builder("--allow-unauthenticated").type(boolean.class)
+                .description("Serve an address other machines can reach without any token (something in front of mcpx "
+                        + "must authenticate).").build());
+        command.addOption(OptionSpec.builder("--tls-cert").paramLabel("FILE").type(Path.class)
+                .description("Serve HTTPS with this PEM certificate chain (with --tls-key; default: mcpx.tls).").build());
+        command.addOption(OptionSpec.builder("--tls-key").paramLabel("FILE").type(Path.class)
+                .description("The PEM private key of --tls-cert (PKCS#8, or PKCS#1 RSA; unencrypted).").build());
+    }
 
-    @Option(names = "--token", paramLabel = "TOKEN",
-            description = "Like --token-file, but the token shows in the process list: prefer --token-file or $MCPX_TOKEN.")
-    String token;
+    /** The options as given on {@code serve}'s command line. */
+    static HttpAccessOptions of(ParseResult parsed) {
+        return new HttpAccessOptions(parsed.matchedOptionValue("--token-file", null), parsed.matchedOptionValue("--token", null),
+                parsed.matchedOptionValue("--monitor-token-file", null), parsed.hasMatchedOption("--allow-unauthenticated"),
+                parsed.matchedOptionValue("--tls-cert", null), parsed.matchedOptionValue("--tls-key", null));
+    }
 
-    @Option(names = "--monitor-token-file", paramLabel = "FILE",
-            description = "A read-only token (first line of FILE) for /status only.")
-    Path monitorTokenFile;
-
-    @Option(names = "--allow-unauthenticated",
-            description = "Serve an address other machines can reach without any token (something in front of mcpx must authenticate).")
-    boolean allowUnauthenticated;
-
-    @Option(names = "--tls-cert", paramLabel = "FILE", description = "Serve HTTPS with this PEM certificate chain (with --tls-key; default: mcpx.tls).")
-    Path tlsCert;
-
-    @Option(names = "--tls-key", paramLabel = "FILE", description = "The PEM private key of --tls-cert (PKCS#8, or PKCS#1 RSA; unencrypted).")
-    Path tlsKey;
+    /** Without the token's value, which a record would print. */
+    @Override
+    public String toString() {
+        return "HttpAccessOptions[tokenFile=" + tokenFile + ", token=" + (token == null ? "none" : "given") + ", monitorTokenFile="
+                + monitorTokenFile + ", allowUnauthenticated=" + allowUnauthenticated + ", tlsCert=" + tlsCert + ", tlsKey=" + tlsKey + "]";
+    }
 
     HttpSecurity resolve(GatewayConfig config, Map<String, String> environment) {
         List<FrontToken> all = new ArrayList<>();

@@ -13,10 +13,14 @@ import java.util.concurrent.CompletableFuture;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ScopeType;
 
-/** The {@code mcpx} command line. Exit codes: 0 success, 1 MCP or tool error, 2 usage or config error. */
-@Command(name = "mcpx", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT, versionProvider = Main.Version.class,
-        description = "A dual-era MCP gateway that heals stale upstreams.")
+/**
+ * The {@code mcpx} command line. Exit codes: 0 success, 1 MCP or tool error, 2 usage or config
+ * error. Its model, like {@code serve}'s, is built in code: every launch of a gateway builds it.
+ */
 public final class Main implements Runnable {
 
     static final int OK = 0;
@@ -26,13 +30,30 @@ public final class Main implements Runnable {
     static final String WARM_UP_CONFIG = "{\"mcpServers\": {\"warm-up\": {\"command\": \"mcpx\", \"args\": []}}}";
     private static final String WARM_UP_REQUEST = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}";
 
-    /** The subcommands, in the order {@code --help} lists them. */
-    private static final List<Class<?>> SUBCOMMANDS = List.of(ServeCommand.class, ToolsCommand.class, CallCommand.class,
+    /** The subcommands after {@code serve}, in the order {@code --help} lists them; picocli reads their annotations. */
+    private static final List<Class<?>> ANNOTATED_COMMANDS = List.of(ToolsCommand.class, CallCommand.class,
             ProbeCommand.class, ConformanceClientCommand.class, SetupCommand.class, DoctorCommand.class,
             LoginCommand.class, LogoutCommand.class, CommandLine.HelpCommand.class);
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    private final CommandSpec spec = CommandSpec.wrapWithoutInspection(this);
+
+    private Main() {
+        // INHERIT: every subcommand gets the version provider and exit codes
+        spec.name("mcpx").scopeType(ScopeType.INHERIT).versionProvider(new Version());
+        spec.usageMessage().description("A dual-era MCP gateway that heals stale upstreams.");
+        addHelpOptions(spec);
+    }
+
+    /**
+     * {@code -h} and {@code -V} as picocli's standard help options are, which it would mix in by
+     * reflection. Not inherited: {@code help} has its own {@code -h}.
+     */
+    static void addHelpOptions(CommandSpec command) {
+        command.addOption(OptionSpec.builder("-h", "--help").type(boolean.class).usageHelp(true)
+                .description("Show this help message and exit.").build());
+        command.addOption(OptionSpec.builder("-V", "--version").type(boolean.class).versionHelp(true)
+                .description("Print version information and exit.").build());
+    }
 
     public static void main(String[] args) {
         EarlyServe.expect(args);
@@ -43,7 +64,7 @@ public final class Main implements Runnable {
             logging.join();
             EarlyServe.read(prepared);
             EarlyServe.prepareFront(prepared);
-            warmUp();
+            warmUp(prepared == null);
         });
         LoggerFactory.getILoggerFactory();
         logging.complete(null);
@@ -51,20 +72,23 @@ public final class Main implements Runnable {
     }
 
     /**
-     * What every command that reads a config does first and its command line does not decide, on
-     * a second core while picocli builds its model (single-threaded), so a gateway starts its
-     * upstreams sooner: the proxy class the JDK makes for each annotation type picocli reads, the
-     * first config parse, the first JSON-RPC round trip.
+     * What a command does first and its command line does not decide, on a second core while the
+     * main thread starts Logback and picocli builds its model (single-threaded): the first JSON-RPC
+     * round trip and, for a command whose config {@link EarlyServe} did not read ({@code serve}'s
+     * model is built in code), the first config parse and the proxy class the JDK makes for each
+     * annotation type picocli reads.
      */
-    static void warmUp() {
+    static void warmUp(boolean annotatedCommand) {
         try {
-            for (Class<?> command : SUBCOMMANDS) {
-                command.getAnnotations();
-                for (Field field : command.getDeclaredFields()) {
-                    field.getAnnotations();
+            if (annotatedCommand) {
+                for (Class<?> command : ANNOTATED_COMMANDS) {
+                    command.getAnnotations();
+                    for (Field field : command.getDeclaredFields()) {
+                        field.getAnnotations();
+                    }
                 }
+                new ConfigLoader(Map.of()).parse(WARM_UP_CONFIG, Path.of("mcpx-warm-up.json"));
             }
-            new ConfigLoader(Map.of()).parse(WARM_UP_CONFIG, Path.of("mcpx-warm-up.json"));
             JsonRpcCodec codec = new JsonRpcCodec();
             codec.encode(codec.decode(WARM_UP_REQUEST));
         } catch (RuntimeException e) {
@@ -86,19 +110,30 @@ public final class Main implements Runnable {
     }
 
     /**
-     * The command line for {@code args}. Picocli builds a subcommand's model by reflection when it
-     * is added, a third of the CPU before a gateway could start its upstreams: a command line that
-     * begins with one of mcpx's own commands (not {@code help}) gets that one alone, which is the
-     * only one picocli would run; any other (none, an option, {@code help}, a typo) gets them all.
+     * The command line for {@code args}. Picocli builds an annotated subcommand's model by
+     * reflection when it is added: a command line that begins with one of mcpx's own commands (not
+     * {@code help}) gets that one alone, which is the only one picocli would run; any other (none,
+     * an option, {@code help}, a typo) gets them all.
      */
     static CommandLine commandLine(String... args) {
-        CommandLine cli = new CommandLine(new Main());
-        Class<?> named = args.length == 0 ? null : SUBCOMMANDS.stream()
-                .filter(command -> command != CommandLine.HelpCommand.class && names(command).contains(args[0]))
+        CommandLine cli = new CommandLine(new Main().spec);
+        String first = args.length == 0 ? null : args[0];
+        if (ServeCommand.NAME.equals(first)) {
+            return cli.addSubcommand(ServeCommand.NAME, ServeCommand.commandLine());
+        }
+        Class<?> named = first == null ? null : ANNOTATED_COMMANDS.stream()
+                .filter(command -> command != CommandLine.HelpCommand.class && names(command).contains(first))
                 .findFirst().orElse(null);
-        for (Class<?> command : SUBCOMMANDS) {
+        if (named == null) {
+            cli.addSubcommand(ServeCommand.NAME, ServeCommand.commandLine());
+        }
+        for (Class<?> command : ANNOTATED_COMMANDS) {
             if (named == null || command == named) {
-                cli.addSubcommand(command);
+                CommandLine sub = new CommandLine(command);
+                if (command != CommandLine.HelpCommand.class) {
+                    addHelpOptions(sub.getCommandSpec());
+                }
+                cli.addSubcommand(sub);
             }
         }
         return cli;

@@ -25,56 +25,67 @@ import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine.ArgGroup;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgGroupSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
 
-/** {@code mcpx serve [-c FILE] [--stdio | --http HOST:PORT]}: run the gateway until the host leaves or a signal. */
-@Command(name = "serve", description = "Run the gateway: every configured server as one MCP server, over stdio (default) or HTTP.")
+/**
+ * {@code mcpx serve [-c FILE] [--stdio | --http HOST:PORT]}: run the gateway until the host leaves or
+ * a signal. Its command-line model is built in code, unlike the other commands': picocli building
+ * it from annotations (a proxy class per annotation type, a method handle per field) took 30-50 ms
+ * of the main thread at every gateway's launch.
+ */
 final class ServeCommand implements Callable<Integer> {
+
+    static final String NAME = "serve";
 
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
 
-    @Mixin
-    ConfigOption config;
+    private final CommandSpec spec = CommandSpec.wrapWithoutInspection(this);
 
-    @ArgGroup(exclusive = true)
-    Front front;
-
-    static final class Front {
-        @Option(names = "--stdio", description = "Serve one host on stdin/stdout (the default).")
-        boolean stdio;
-
-        @Option(names = "--http", paramLabel = "HOST:PORT", arity = "0..1", fallbackValue = "",
-                description = "Serve hosts at http://HOST:PORT/mcp (both protocol eras) and /status. "
-                        + "Without HOST:PORT: mcpx.http from the config, else 127.0.0.1:8080.")
-        String http;
+    private ServeCommand() {
+        spec.name(NAME);
+        spec.usageMessage().description("Run the gateway: every configured server as one MCP server, over stdio (default) or HTTP.");
+        Main.addHelpOptions(spec);
+        spec.addOption(ConfigOption.option());
+        spec.addArgGroup(ArgGroupSpec.builder().exclusive(true).multiplicity("0..1")
+                .addArg(OptionSpec.builder("--stdio").type(boolean.class)
+                        .description("Serve one host on stdin/stdout (the default).").build())
+                .addArg(OptionSpec.builder("--http").paramLabel("HOST:PORT").type(String.class).arity("0..1").fallbackValue("")
+                        .description("Serve hosts at http://HOST:PORT/mcp (both protocol eras) and /status. "
+                                + "Without HOST:PORT: mcpx.http from the config, else 127.0.0.1:8080.").build())
+                .build());
+        HttpAccessOptions.addTo(spec);
+        spec.addOption(OptionSpec.builder("--profile").paramLabel("NAME").type(String.class)
+                .description("With --stdio: serve the host profile NAME of mcpx.profiles (HTTP hosts use /mcp/NAME).").build());
+        spec.addOption(OptionSpec.builder("--metrics").paramLabel("HOST:PORT").type(String.class)
+                .description("Also serve Prometheus metrics at http://HOST:PORT/metrics (port 0: any free port); "
+                        + "for --stdio, whose gateway has no HTTP front. --http serves /metrics itself.").build());
     }
 
-    @Mixin
-    HttpAccessOptions access;
-
-    @Option(names = "--profile", paramLabel = "NAME",
-            description = "With --stdio: serve the host profile NAME of mcpx.profiles (HTTP hosts use /mcp/NAME).")
-    String profile;
-
-    @Option(names = "--metrics", paramLabel = "HOST:PORT",
-            description = "Also serve Prometheus metrics at http://HOST:PORT/metrics (port 0: any free port); "
-                    + "for --stdio, whose gateway has no HTTP front. --http serves /metrics itself.")
-    String metrics;
+    /** A new {@code serve} command line, to add to {@code mcpx}'s. */
+    static CommandLine commandLine() {
+        return new CommandLine(new ServeCommand().spec);
+    }
 
     @Override
     public Integer call() throws Exception {
+        ParseResult parsed = spec.commandLine().getParseResult();
+        String httpOption = parsed.matchedOptionValue("--http", null);
+        String profile = parsed.matchedOptionValue("--profile", null);
+        String metrics = parsed.matchedOptionValue("--metrics", null);
+        HttpAccessOptions access = HttpAccessOptions.of(parsed);
         Logging.setRoot(System.getenv().getOrDefault("MCPX_LOG", "INFO"));
-        GatewayConfig loaded = config.load();
+        GatewayConfig loaded = ConfigOption.load(parsed.matchedOptionValue(ConfigOption.NAME, null));
         if (loaded.telemetry().jsonLogs()) {
             Logging.json();
         }
-        InetSocketAddress address = httpAddress(loaded);
+        InetSocketAddress address = httpAddress(httpOption, loaded);
         InetSocketAddress metricsAddress = metrics == null ? null : HostPort.parse(metrics).orElseThrow(() ->
                 new UsageException("--metrics must be HOST:PORT (e.g. 127.0.0.1:9464), not \"" + metrics + "\""));
-        HttpSecurity security = address == null ? HttpSecurity.NONE : secure(address, loaded);
+        HttpSecurity security = address == null ? HttpSecurity.NONE : secure(address, access, loaded);
         if (profile != null && address != null) {
             throw new UsageException("--profile is for --stdio; over HTTP a host chooses its profile with the path "
                     + "/mcp/" + profile + " or a token bound to it");
@@ -172,7 +183,7 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /** Refuses (exit 2) to expose {@code /mcp} beyond loopback with nothing asked of hosts; warns about what it allows. */
-    private HttpSecurity secure(InetSocketAddress address, GatewayConfig loaded) {
+    private static HttpSecurity secure(InetSocketAddress address, HttpAccessOptions access, GatewayConfig loaded) {
         HttpSecurity security = access.resolve(loaded, System.getenv());
         String where = address.getHostString() + ":" + address.getPort();
         if (security.refuses(address)) {
@@ -204,13 +215,14 @@ final class ServeCommand implements Callable<Integer> {
         return security;
     }
 
-    private InetSocketAddress httpAddress(GatewayConfig loaded) {
-        if (front == null || front.stdio) {
+    /** Null: serve stdio ({@code --http} not given; {@code --stdio} and {@code --http} exclude each other). */
+    private static InetSocketAddress httpAddress(String http, GatewayConfig loaded) {
+        if (http == null) {
             return null;
         }
-        if (!front.http.isEmpty()) {
-            return HostPort.parse(front.http).orElseThrow(() ->
-                    new UsageException("--http must be HOST:PORT (e.g. 127.0.0.1:8080), not \"" + front.http + "\""));
+        if (!http.isEmpty()) {
+            return HostPort.parse(http).orElseThrow(() ->
+                    new UsageException("--http must be HOST:PORT (e.g. 127.0.0.1:8080), not \"" + http + "\""));
         }
         return loaded.http().orElse(new InetSocketAddress("127.0.0.1", 8080));
     }
