@@ -69,6 +69,12 @@ class LauncherJvmOptionsTest {
     }
 
     @Test
+    void theJarIsOnTheClassPathSoItsDirectoryIsReadOnce() throws Exception {
+        assertThat(javaOptions(2, Map.of())).doesNotContain("-jar")
+                .endsWith("-cp " + clone.resolve("mcpx-gateway/target/mcpx.jar") + " dev.mcpx.cli.Main --version\n");
+    }
+
+    @Test
     void onMoreCoresTheJvmChooses() throws Exception {
         assertThat(javaOptions(8, Map.of())).doesNotContain("TieredStopAtLevel", "UseSerialGC", "-Xms");
     }
